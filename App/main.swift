@@ -1,0 +1,3 @@
+import Core
+
+Logger(category: "App").info("Trellis starting")

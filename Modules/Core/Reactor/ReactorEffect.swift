@@ -1,0 +1,170 @@
+/// What a reactor's `mutate(action:)` returns: the mutations (and one-shot events) an action
+/// produces, now or over time. Inside a reactor it is spelled `Effect`.
+///
+/// Effects are values; the reactor's runtime performs them on the main actor. Synchronous
+/// parts (``just(_:)``, ``mutations(_:)``, the start of ``concat(_:)``) are reduced before
+/// `send` returns; asynchronous parts run in a task owned by the reactor.
+///
+/// The seed's file upload, in Trellis:
+///
+/// ```swift
+/// case .selectFileUpload(let file):
+///   return .concat(
+///     .just(.setIndicator(true)),
+///     .task { .appendUploadedFile(try await fileService.upload(file)) },
+///     .just(.setIndicator(false))
+///   )
+///   .catch { error in
+///     .concat(.event(.alert(error.localizedDescription)), .just(.setIndicator(false)))
+///   }
+/// ```
+public struct ReactorEffect<Mutation, Event> {
+  @usableFromInline
+  enum Operation {
+    case none
+    case mutation(Mutation)
+    case mutations([Mutation])
+    case event(Event)
+    case run(@MainActor (EffectSender<Mutation, Event>) async throws -> Void)
+    case concat([ReactorEffect])
+    case merge([ReactorEffect])
+    indirect case catching(ReactorEffect, @MainActor (any Error) -> ReactorEffect)
+    indirect case identified(ReactorEffect, id: AnyHashable, cancelInFlight: Bool)
+    case cancel(id: AnyHashable)
+  }
+
+  @usableFromInline let operation: Operation
+  /// Whether performing the effect never suspends; such effects skip task creation entirely.
+  @usableFromInline let isSynchronous: Bool
+
+  @inlinable
+  init(_ operation: Operation, isSynchronous: Bool) {
+    self.operation = operation
+    self.isSynchronous = isSynchronous
+  }
+
+  init(combining effects: [ReactorEffect], concurrently: Bool) {
+    self.init(
+      concurrently ? .merge(effects) : .concat(effects),
+      isSynchronous: effects.allSatisfy(\.isSynchronous))
+  }
+
+  // MARK: Building effects
+
+  /// No mutation.
+  @inlinable public static var none: Self { Self(.none, isSynchronous: true) }
+
+  /// One mutation, reduced before `send` returns.
+  @inlinable public static func just(_ mutation: Mutation) -> Self { Self(.mutation(mutation), isSynchronous: true) }
+
+  /// Several mutations, reduced in order before `send` returns.
+  @inlinable
+  public static func mutations(_ mutations: Mutation...) -> Self { Self(.mutations(mutations), isSynchronous: true) }
+
+  /// Several mutations, reduced in order before `send` returns.
+  @inlinable
+  public static func mutations(_ mutations: [Mutation]) -> Self { Self(.mutations(mutations), isSynchronous: true) }
+
+  /// A one-shot event (toast, alert, navigation), delivered once to the event observers. See
+  /// `observeEvents` on ``ReactorProtocol`` for the delivery rules.
+  @inlinable public static func event(_ event: Event) -> Self { Self(.event(event), isSynchronous: true) }
+
+  /// Asynchronous work that emits mutations and events over time through `send`, and ends
+  /// when `operation` returns. A thrown error goes to the nearest ``catch(_:)``, or is logged.
+  ///
+  /// `operation` starts on the main actor, synchronously: whatever it sends before its first
+  /// suspension is reduced before `send` returns. Awaiting a service runs the service where it
+  /// is isolated. Once the effect is cancelled, `send` delivers nothing.
+  public static func run(
+    _ operation: @escaping @MainActor (EffectSender<Mutation, Event>) async throws -> Void
+  ) -> Self {
+    Self(.run(operation), isSynchronous: false)
+  }
+
+  /// Asynchronous work that produces one mutation: `.task { .setUser(try await api.me()) }`.
+  public static func task(_ operation: @escaping @MainActor () async throws -> Mutation) -> Self {
+    .run { send in send(try await operation()) }
+  }
+
+  /// Effects performed one after another: each starts when the previous one has finished.
+  public static func concat(_ effects: ReactorEffect...) -> Self { Self(combining: effects, concurrently: false) }
+
+  /// Effects performed one after another: each starts when the previous one has finished.
+  public static func concat(_ effects: [ReactorEffect]) -> Self { Self(combining: effects, concurrently: false) }
+
+  /// Effects performed at the same time; the merged effect ends when all have ended. The first
+  /// error cancels the others.
+  public static func merge(_ effects: ReactorEffect...) -> Self { Self(combining: effects, concurrently: true) }
+
+  /// Effects performed at the same time; the merged effect ends when all have ended. The first
+  /// error cancels the others.
+  public static func merge(_ effects: [ReactorEffect]) -> Self { Self(combining: effects, concurrently: true) }
+
+  /// Cancels every effect in flight with identity `id` (see ``cancellable(id:cancelInFlight:)``).
+  public static func cancel(id: some Hashable & Sendable) -> Self {
+    Self(.cancel(id: AnyHashable(id)), isSynchronous: true)
+  }
+
+  // MARK: Modifying effects
+
+  /// Replaces a failure of this effect by the effect `handler` returns (RxSwift's `catch`):
+  /// the rest of this effect is skipped, `handler`'s effect is performed instead.
+  /// Cancellation is not an error: a cancelled effect never reaches `handler`.
+  public func `catch`(_ handler: @escaping @MainActor (any Error) -> ReactorEffect) -> Self {
+    Self(.catching(self, handler), isSynchronous: isSynchronous)
+  }
+
+  /// Gives this effect an identity so it can be cancelled with ``cancel(id:)`` or
+  /// `cancelEffects(id:)`.
+  ///
+  /// With `cancelInFlight: true`, starting it first cancels any effect in flight with the same
+  /// identity, so the latest one wins: a slow answer for the project chosen first can never
+  /// overwrite the answer for the project chosen next.
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+    Self(
+      .identified(self, id: AnyHashable(id), cancelInFlight: cancelInFlight),
+      isSynchronous: isSynchronous)
+  }
+}
+
+/// Delivers mutations and events from a ``ReactorEffect/run(_:)`` operation to its reactor.
+///
+/// Call it like a function to send a mutation: `send(.setLoading(false))`. After the effect is
+/// cancelled (or its reactor stopped or released) it delivers nothing.
+@MainActor
+public struct EffectSender<Mutation, Event> {
+  @usableFromInline let deliverMutation: @MainActor (Mutation) -> Void
+  @usableFromInline let deliverEvent: @MainActor (Event) -> Void
+  @usableFromInline let cancelled: @MainActor () -> Bool
+
+  /// The closures are made by the runtime in code specialised for the reactor, so that
+  /// delivery does not go through unspecialised generic code.
+  @usableFromInline
+  init(
+    deliverMutation: @escaping @MainActor (Mutation) -> Void,
+    deliverEvent: @escaping @MainActor (Event) -> Void,
+    cancelled: @escaping @MainActor () -> Bool
+  ) {
+    self.deliverMutation = deliverMutation
+    self.deliverEvent = deliverEvent
+    self.cancelled = cancelled
+  }
+
+  /// Reduces `mutation` into the reactor's state now, unless the effect was cancelled.
+  @inlinable
+  public func callAsFunction(_ mutation: Mutation) {
+    deliverMutation(mutation)
+  }
+
+  /// Emits a one-shot event, unless the effect was cancelled.
+  @inlinable
+  public func event(_ event: Event) {
+    deliverEvent(event)
+  }
+
+  /// Whether the effect was cancelled; long loops can stop early.
+  @inlinable
+  public var isCancelled: Bool {
+    cancelled()
+  }
+}

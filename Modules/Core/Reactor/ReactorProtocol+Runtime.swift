@@ -1,0 +1,177 @@
+extension ReactorProtocol {
+  // MARK: State and actions
+
+  /// The state the view should render now: `initialState` until the first mutation.
+  @inlinable
+  public var currentState: State {
+    runtime.currentState(of: self)
+  }
+
+  /// Sends an action: `mutate(action:)` runs now, and every mutation it emits synchronously is
+  /// reduced before this returns. Sent while another action is being processed (from
+  /// `reduce`, `mutate`, or an observer), the action is queued and processed right after.
+  @inlinable
+  public func send(_ action: Action) {
+    runtime.send(action, reactor: self)
+  }
+
+  // MARK: Observing state
+
+  /// Calls `observer` with the current state now, then with every new state, until the
+  /// returned token is cancelled or released.
+  @inlinable
+  public func observe(_ observer: @escaping @MainActor (State) -> Void) -> ObservationToken {
+    runtime.token(
+      for: runtime.observeState(reactor: self) { state in
+        observer(state)
+        return true
+      })
+  }
+
+  /// Calls `observer` with one value of the state now, then each time it changes (duplicates
+  /// removed), until the returned token is cancelled or released.
+  ///
+  /// Pass a key path: `reactor.observe(\.isLoading) { spinner.isHidden = !$0 }`. (The
+  /// parameter is a function so that the key path compiles to a direct field read instead of a
+  /// run-time key path lookup; any `(State) -> Value` function works too.)
+  @inlinable
+  public func observe<Value: Equatable>(
+    _ value: @escaping @MainActor (State) -> Value,
+    _ observer: @escaping @MainActor (Value) -> Void
+  ) -> ObservationToken {
+    runtime.token(
+      for: runtime.observeState(reactor: self, Self.removingDuplicates(value, observer)))
+  }
+
+  /// Calls `observer` with `owner` and the current state now, then with every new state, for
+  /// as long as `owner` lives. `owner` is held weakly and passed in, so `observer` need not
+  /// capture it: no retain cycle between a view, its reactor and the observation.
+  @inlinable
+  public func observe<Owner: AnyObject>(
+    by owner: Owner,
+    _ observer: @escaping @MainActor (Owner, State) -> Void
+  ) {
+    _ = runtime.observeState(reactor: self) { [weak owner] state in
+      guard let owner else { return false }
+      observer(owner, state)
+      return true
+    }
+  }
+
+  /// Calls `observer` with `owner` and one value of the state (pass a key path) now, then each
+  /// time it changes (duplicates removed), for as long as `owner` lives (held weakly).
+  @inlinable
+  public func observe<Owner: AnyObject, Value: Equatable>(
+    _ value: @escaping @MainActor (State) -> Value,
+    by owner: Owner,
+    _ observer: @escaping @MainActor (Owner, Value) -> Void
+  ) {
+    _ = runtime.observeState(
+      reactor: self,
+      Self.removingDuplicates(value) { [weak owner] value in
+        guard let owner else { return false }
+        observer(owner, value)
+        return true
+      })
+  }
+
+  @inlinable
+  static func removingDuplicates<Value: Equatable>(
+    _ value: @escaping @MainActor (State) -> Value,
+    _ observer: @escaping @MainActor (Value) -> Void
+  ) -> @MainActor (State) -> Bool {
+    removingDuplicates(value) { value -> Bool in
+      observer(value)
+      return true
+    }
+  }
+
+  /// Wraps `observer` so it only sees values that differ from the previous one; the wrapper
+  /// returns `false` once `observer` does (its owner is gone).
+  @inlinable
+  static func removingDuplicates<Value: Equatable>(
+    _ value: @escaping @MainActor (State) -> Value,
+    _ observer: @escaping @MainActor (Value) -> Bool
+  ) -> @MainActor (State) -> Bool {
+    let last = LastValueCell<Value>()
+    return { state in
+      let current = value(state)
+      guard current != last.pointer.pointee else { return true }
+      last.pointer.pointee = current
+      return observer(current)
+    }
+  }
+
+  // MARK: Observing one-shot events
+
+  /// Calls `observer` with each one-shot event until the returned token is cancelled or
+  /// released.
+  ///
+  /// Each emitted event is delivered once to every event observer registered when it is
+  /// emitted, even if it equals the previous one, and never replayed to observers added later.
+  /// Events emitted while no event observer is registered are kept (up to 64) and delivered
+  /// once to the next observer, so a navigation emitted during a screen transition is not lost.
+  @inlinable
+  public func observeEvents(_ observer: @escaping @MainActor (Event) -> Void) -> ObservationToken {
+    runtime.token(
+      for: runtime.observeEvents(reactor: self) { event in
+        observer(event)
+        return true
+      })
+  }
+
+  /// Calls `observer` with `owner` and each one-shot event for as long as `owner` lives (held
+  /// weakly). Delivery rules as in ``observeEvents(_:)``.
+  @inlinable
+  public func observeEvents<Owner: AnyObject>(
+    by owner: Owner,
+    _ observer: @escaping @MainActor (Owner, Event) -> Void
+  ) {
+    _ = runtime.observeEvents(reactor: self) { [weak owner] event in
+      guard let owner else { return false }
+      observer(owner, event)
+      return true
+    }
+  }
+
+  // MARK: Lifetime and effects
+
+  /// Cancels every effect in flight and the sources merged by the `transform` hooks; later
+  /// actions are ignored. Releasing the reactor does the same.
+  public func stop() {
+    runtime.stop()
+  }
+
+  /// Whether ``stop()`` was called.
+  public var isStopped: Bool {
+    runtime.isStopped
+  }
+
+  /// Cancels the effects in flight that were given the identity `id`.
+  public func cancelEffects(id: some Hashable & Sendable) {
+    runtime.cancelEffects(id: AnyHashable(id))
+  }
+
+  /// The number of effects in flight (for tests and leak checks).
+  public var runningEffectCount: Int {
+    runtime.runningEffectCount
+  }
+
+  /// Returns once no effect is in flight.
+  public func waitUntilIdle() async {
+    await runtime.waitUntilIdle()
+  }
+
+  // MARK: Testing
+
+  /// Switches the reactor to stub mode for view tests and returns the stub; see
+  /// ``ReactorStub``. Effects in flight and merged sources are cancelled.
+  public func enableStub() -> ReactorStub<Self> {
+    runtime.enableStub(reactor: self)
+  }
+
+  /// Whether the reactor is in stub mode.
+  public var isStubEnabled: Bool {
+    runtime.stub != nil
+  }
+}

@@ -1,0 +1,1 @@
+// The Front layer. See README.md for what belongs here.

@@ -1,0 +1,1 @@
+// The Network layer. See README.md for what belongs here.

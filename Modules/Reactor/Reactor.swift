@@ -1,0 +1,1 @@
+// The Reactor layer. See README.md for what belongs here.

@@ -1,0 +1,1 @@
+// The Repository layer. See README.md for what belongs here.

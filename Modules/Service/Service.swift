@@ -1,0 +1,1 @@
+// The Service layer. See README.md for what belongs here.

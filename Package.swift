@@ -1,0 +1,94 @@
+// swift-tools-version:6.1
+// Trellis: a layered Swift app-architecture starter (see README.md and the layer diagram there).
+//
+// The target graph *is* the architecture. Each layer depends only on the layers below it:
+//
+//   App -> Front -> Reactor -> Service -> Repository -> Network -> Core
+//
+// A source file that imports a module its target does not list as a direct dependency fails
+// the build (the `LayerRule` build plugin, applied to every layer), so skipping a layer
+// (Front importing Repository) is a compile error, and an upward import is a dependency cycle.
+import PackageDescription
+
+/// Every layer target runs the import check of `Modules/Tools/LayerRule`.
+let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
+
+let package = Package(
+  name: "Trellis",
+  products: [
+    .executable(name: "Trellis", targets: ["Trellis"])
+  ],
+  dependencies: [],
+  targets: [
+    // MARK: Layers (bottom to top)
+    .target(
+      name: "Core",
+      path: "Modules/Core",
+      exclude: ["README.md"],
+      plugins: layerRule
+    ),
+    .target(
+      name: "Network",
+      dependencies: ["Core"],
+      path: "Modules/Network",
+      plugins: layerRule
+    ),
+    .target(
+      name: "Repository",
+      dependencies: ["Network", "Core"],
+      path: "Modules/Repository",
+      plugins: layerRule
+    ),
+    .target(
+      name: "Service",
+      dependencies: ["Repository", "Network", "Core"],
+      path: "Modules/Service",
+      plugins: layerRule
+    ),
+    .target(
+      name: "Reactor",
+      dependencies: ["Service", "Core"],
+      path: "Modules/Reactor",
+      plugins: layerRule
+    ),
+    .target(
+      name: "Front",
+      dependencies: ["Reactor", "Core"],
+      path: "Modules/Front",
+      plugins: layerRule
+    ),
+    .executableTarget(
+      name: "Trellis",
+      dependencies: ["Front", "Reactor", "Service", "Repository", "Network", "Core"],
+      path: "App",
+      plugins: layerRule
+    ),
+
+    // MARK: Test support
+    .target(
+      name: "CoreTesting",
+      dependencies: ["Core"],
+      path: "Modules/CoreTesting",
+      plugins: layerRule
+    ),
+
+    // MARK: Tools
+    .executableTarget(name: "LayerCheck", path: "Modules/Tools/LayerCheck"),
+    .plugin(
+      name: "LayerRule",
+      capability: .buildTool(),
+      dependencies: ["LayerCheck"],
+      path: "Modules/Tools/LayerRule"
+    ),
+    .executableTarget(
+      name: "ReactorBenchmark",
+      dependencies: ["Core"],
+      path: "Tests/Benchmarks/ReactorBenchmark"
+    ),
+
+    // MARK: Tests (one target per module)
+    .testTarget(name: "CoreTests", dependencies: ["Core", "CoreTesting"]),
+    .testTarget(name: "CoreTestingTests", dependencies: ["Core", "CoreTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
