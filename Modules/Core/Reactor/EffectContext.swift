@@ -6,7 +6,7 @@
 @MainActor
 @usableFromInline
 final class EffectContext<R: ReactorProtocol> {
-  @usableFromInline typealias Effect = ReactorEffect<R.Mutation, R.Event>
+  @usableFromInline typealias Effect = ReactorEffect<R>
 
   @usableFromInline weak var reactor: R?
   @usableFromInline let handle: EffectHandle

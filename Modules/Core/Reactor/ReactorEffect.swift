@@ -1,5 +1,6 @@
 /// What a reactor's `mutate(action:)` returns: the mutations (and one-shot events) an action
-/// produces, now or over time. Inside a reactor it is spelled `Effect`.
+/// produces, now or over time. Inside a reactor it is spelled `Effect`
+/// (`ReactorEffect<Self>`).
 ///
 /// Effects are values; the reactor's runtime performs them on the main actor. Synchronous
 /// parts (``just(_:)``, ``mutations(_:)``, the start of ``concat(_:)``) are reduced before
@@ -18,14 +19,19 @@
 ///     .concat(.event(.alert(error.localizedDescription)), .just(.setIndicator(false)))
 ///   }
 /// ```
-public struct ReactorEffect<Mutation, Event> {
+public struct ReactorEffect<R: ReactorProtocol> {
+  /// The reactor's mutation type.
+  public typealias Mutation = R.Mutation
+  /// The reactor's one-shot event type.
+  public typealias Event = R.Event
+
   @usableFromInline
   enum Operation {
     case none
     case mutation(Mutation)
     case mutations([Mutation])
     case event(Event)
-    case run(@MainActor (EffectSender<Mutation, Event>) async throws -> Void)
+    case run(@MainActor (EffectSender<R>) async throws -> Void)
     case concat([ReactorEffect])
     case merge([ReactorEffect])
     indirect case catching(ReactorEffect, @MainActor (any Error) -> ReactorEffect)
@@ -55,19 +61,27 @@ public struct ReactorEffect<Mutation, Event> {
   @inlinable public static var none: Self { Self(.none, isSynchronous: true) }
 
   /// One mutation, reduced before `send` returns.
-  @inlinable public static func just(_ mutation: Mutation) -> Self { Self(.mutation(mutation), isSynchronous: true) }
+  @inlinable public static func just(_ mutation: Mutation) -> Self {
+    Self(.mutation(mutation), isSynchronous: true)
+  }
 
   /// Several mutations, reduced in order before `send` returns.
   @inlinable
-  public static func mutations(_ mutations: Mutation...) -> Self { Self(.mutations(mutations), isSynchronous: true) }
+  public static func mutations(_ mutations: Mutation...) -> Self {
+    Self(.mutations(mutations), isSynchronous: true)
+  }
 
   /// Several mutations, reduced in order before `send` returns.
   @inlinable
-  public static func mutations(_ mutations: [Mutation]) -> Self { Self(.mutations(mutations), isSynchronous: true) }
+  public static func mutations(_ mutations: [Mutation]) -> Self {
+    Self(.mutations(mutations), isSynchronous: true)
+  }
 
   /// A one-shot event (toast, alert, navigation), delivered once to the event observers. See
   /// `observeEvents` on ``ReactorProtocol`` for the delivery rules.
-  @inlinable public static func event(_ event: Event) -> Self { Self(.event(event), isSynchronous: true) }
+  @inlinable public static func event(_ event: Event) -> Self {
+    Self(.event(event), isSynchronous: true)
+  }
 
   /// Asynchronous work that emits mutations and events over time through `send`, and ends
   /// when `operation` returns. A thrown error goes to the nearest ``catch(_:)``, or is logged.
@@ -76,7 +90,7 @@ public struct ReactorEffect<Mutation, Event> {
   /// suspension is reduced before `send` returns. Awaiting a service runs the service where it
   /// is isolated. Once the effect is cancelled, `send` delivers nothing.
   public static func run(
-    _ operation: @escaping @MainActor (EffectSender<Mutation, Event>) async throws -> Void
+    _ operation: @escaping @MainActor (EffectSender<R>) async throws -> Void
   ) -> Self {
     Self(.run(operation), isSynchronous: false)
   }
@@ -87,18 +101,26 @@ public struct ReactorEffect<Mutation, Event> {
   }
 
   /// Effects performed one after another: each starts when the previous one has finished.
-  public static func concat(_ effects: ReactorEffect...) -> Self { Self(combining: effects, concurrently: false) }
+  public static func concat(_ effects: ReactorEffect...) -> Self {
+    Self(combining: effects, concurrently: false)
+  }
 
   /// Effects performed one after another: each starts when the previous one has finished.
-  public static func concat(_ effects: [ReactorEffect]) -> Self { Self(combining: effects, concurrently: false) }
+  public static func concat(_ effects: [ReactorEffect]) -> Self {
+    Self(combining: effects, concurrently: false)
+  }
 
   /// Effects performed at the same time; the merged effect ends when all have ended. The first
   /// error cancels the others.
-  public static func merge(_ effects: ReactorEffect...) -> Self { Self(combining: effects, concurrently: true) }
+  public static func merge(_ effects: ReactorEffect...) -> Self {
+    Self(combining: effects, concurrently: true)
+  }
 
   /// Effects performed at the same time; the merged effect ends when all have ended. The first
   /// error cancels the others.
-  public static func merge(_ effects: [ReactorEffect]) -> Self { Self(combining: effects, concurrently: true) }
+  public static func merge(_ effects: [ReactorEffect]) -> Self {
+    Self(combining: effects, concurrently: true)
+  }
 
   /// Cancels every effect in flight with identity `id` (see ``cancellable(id:cancelInFlight:)``).
   public static func cancel(id: some Hashable & Sendable) -> Self {
@@ -132,7 +154,12 @@ public struct ReactorEffect<Mutation, Event> {
 /// Call it like a function to send a mutation: `send(.setLoading(false))`. After the effect is
 /// cancelled (or its reactor stopped or released) it delivers nothing.
 @MainActor
-public struct EffectSender<Mutation, Event> {
+public struct EffectSender<R: ReactorProtocol> {
+  /// The reactor's mutation type.
+  public typealias Mutation = R.Mutation
+  /// The reactor's one-shot event type.
+  public typealias Event = R.Event
+
   @usableFromInline let deliverMutation: @MainActor (Mutation) -> Void
   @usableFromInline let deliverEvent: @MainActor (Event) -> Void
   @usableFromInline let cancelled: @MainActor () -> Bool

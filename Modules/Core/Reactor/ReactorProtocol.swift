@@ -62,7 +62,7 @@ public protocol ReactorProtocol: AnyObject {
 
   /// Turns an action into the effect that produces its mutations. The only place for side
   /// effects and async work.
-  func mutate(action: Action) -> ReactorEffect<Mutation, Event>
+  func mutate(action: Action) -> ReactorEffect<Self>
 
   /// Returns the state after `mutation`. Must be pure and synchronous.
   func reduce(state: State, mutation: Mutation) -> State
@@ -82,7 +82,11 @@ public protocol ReactorProtocol: AnyObject {
 
 extension ReactorProtocol {
   /// The effect type `mutate(action:)` returns for this reactor.
-  public typealias Effect = ReactorEffect<Mutation, Event>
+  ///
+  /// It is generic over the reactor rather than over `Mutation` and `Event` so that the
+  /// compiler never needs `Event` to resolve it: a reactor without events (whose `Event`
+  /// defaults to `Never`) can write `-> Effect` without declaring `Event`.
+  public typealias Effect = ReactorEffect<Self>
 
   /// A logger named after the reactor's type.
   public var logger: Logger { Logger(category: String(describing: Self.self)) }

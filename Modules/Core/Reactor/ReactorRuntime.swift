@@ -6,7 +6,7 @@
 /// weakly, so releasing the reactor releases the runtime, which cancels everything in flight.
 @MainActor
 public final class ReactorRuntime<R: ReactorProtocol> {
-  @usableFromInline typealias Effect = ReactorEffect<R.Mutation, R.Event>
+  @usableFromInline typealias Effect = ReactorEffect<R>
 
   @usableFromInline
   enum Pending {

@@ -1,0 +1,286 @@
+import Core
+
+/// Drives a reactor in a test and asserts the exact sequence of states and events it produces.
+///
+/// ```swift
+/// @Test @MainActor func uploadShowsTheIndicatorAroundTheUpload() async throws {
+///   let tester = ReactorTester(TaskComposeViewReactor(services: FakeServices()))
+///   tester.send(.attach(file))
+///   try await tester.expect { $0.isUploading = true }
+///   try await tester.expect { $0.attachments = [file]; $0.isUploading = false }
+///   try await tester.finish()
+/// }
+/// ```
+///
+/// The tester records every state after the current one and every event, in order. Each
+/// `expect` waits (up to ``timeout``, without sleeping when the output is already there) for the
+/// next recorded outputs and fails, by throwing ``ReactorTestFailure``, if they differ.
+/// ``finish()`` fails if outputs were left unasserted or effects are still running, unless
+/// ``isExhaustive`` is `false`.
+@MainActor
+public final class ReactorTester<R: ReactorProtocol> {
+  /// One recorded output of the reactor.
+  public enum Output {
+    /// A new state.
+    case state(R.State)
+    /// A one-shot event.
+    case event(R.Event)
+  }
+
+  /// The reactor under test.
+  public let reactor: R
+  /// How long an `expect` waits for outputs that have not arrived yet.
+  public var timeout: Duration
+  /// Whether ``finish()`` fails on unasserted outputs and running effects (the default), or
+  /// ignores them and cancels the effects.
+  public var isExhaustive = true
+
+  /// The state the last assertion left off at: the starting point of `expect { ... }`.
+  public private(set) var lastAssertedState: R.State
+  private var outputs: [Output] = []
+  private var waiter: CheckedContinuation<Void, Never>?
+  private var tokens: [ObservationToken] = []
+
+  /// Starts recording the outputs of `reactor`. Its current state is the starting point; it
+  /// is not recorded as an output.
+  public init(_ reactor: R, timeout: Duration = .seconds(2)) {
+    self.reactor = reactor
+    self.timeout = timeout
+    lastAssertedState = reactor.currentState
+    var isCurrentState = true
+    tokens.append(
+      reactor.observe { [weak self] state in
+        guard !isCurrentState else {
+          isCurrentState = false
+          return
+        }
+        self?.record(.state(state))
+      })
+    tokens.append(reactor.observeEvents { [weak self] event in self?.record(.event(event)) })
+  }
+
+  /// Sends `action` to the reactor.
+  public func send(_ action: R.Action) {
+    reactor.send(action)
+  }
+
+  /// The outputs recorded and not yet asserted, oldest first.
+  public var unassertedOutputs: [Output] { outputs }
+
+  private func record(_ output: Output) {
+    outputs.append(output)
+    wake()
+  }
+
+  private func wake() {
+    guard let waiter else { return }
+    self.waiter = nil
+    waiter.resume()
+  }
+
+  /// Suspends until `isDone` holds or `timeout` passes; returns whether `isDone` held. Woken by
+  /// each recorded output, by the reactor becoming idle, and by the deadline; never polls.
+  private func wait(until isDone: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while !isDone() {
+      guard ContinuousClock.now < deadline else { return false }
+      // Effects finishing can decide the condition; only watch for that while some run.
+      let reactor = reactor
+      let idle: Task<Void, Never>? =
+        reactor.runningEffectCount == 0
+        ? nil
+        : Task { @MainActor [weak self] in
+          await reactor.waitUntilIdle()
+          self?.wake()
+        }
+      let timer = Task { @MainActor [weak self] in
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        self?.wake()
+      }
+      await withCheckedContinuation { waiter = $0 }
+      idle?.cancel()
+      timer.cancel()
+    }
+    return true
+  }
+
+  /// Takes the next `count` outputs, or throws if they do not arrive in time.
+  private func take(
+    _ count: Int, expecting description: @autoclosure () -> String, location: SourceLocation
+  ) async throws -> [Output] {
+    guard await wait(until: { outputs.count >= count }) else {
+      throw ReactorTestFailure(
+        "Timed out after \(timeout) waiting for \(description()); "
+          + "received only: \(Self.describe(outputs))",
+        location: location)
+    }
+    let taken = Array(outputs.prefix(count))
+    outputs.removeFirst(count)
+    return taken
+  }
+
+  static func describe(_ outputs: [Output]) -> String {
+    outputs.isEmpty ? "nothing" : outputs.map { "\n  \($0)" }.joined()
+  }
+
+  /// Fails if outputs are left unasserted or effects are still running after ``timeout``
+  /// (both ignored, and running effects cancelled, when ``isExhaustive`` is `false`), then
+  /// stops the reactor.
+  public func finish(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async throws {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    defer {
+      reactor.stop()
+      tokens.removeAll()
+    }
+    guard isExhaustive else { return }
+    let effectsFinished = await wait(until: { reactor.runningEffectCount == 0 })
+    if !outputs.isEmpty {
+      throw ReactorTestFailure(
+        "\(outputs.count) output(s) were not asserted: \(Self.describe(outputs))",
+        location: location)
+    }
+    if !effectsFinished {
+      throw ReactorTestFailure(
+        "\(reactor.runningEffectCount) effect(s) still running after \(timeout). Cancel them, "
+          + "assert what they emit, or set isExhaustive = false.",
+        location: location)
+    }
+  }
+
+  /// Discards the outputs recorded so far (their last state becomes the starting point).
+  public func skipOutputs() {
+    for case .state(let state) in outputs { lastAssertedState = state }
+    outputs.removeAll()
+  }
+}
+
+extension ReactorTester where R.State: Equatable {
+  /// Asserts that the next outputs are exactly the states `expected`, in order.
+  public func expect(
+    _ expected: R.State...,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async throws {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let received = try await take(
+      expected.count, expecting: "\(expected.count) state(s)", location: location)
+    for (index, (want, got)) in zip(expected, received).enumerated() {
+      guard case .state(let state) = got else {
+        throw ReactorTestFailure(
+          "Output \(index + 1): expected a state, received \(got)", location: location)
+      }
+      guard state == want else {
+        throw ReactorTestFailure(
+          "State \(index + 1) differs:\n\(Difference(expected: want, received: state))",
+          location: location)
+      }
+      lastAssertedState = state
+    }
+  }
+
+  /// Asserts that the next output is the last asserted state changed by `update`:
+  /// `try await tester.expect { $0.isLoading = true }`.
+  public func expect(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column,
+    _ update: (inout R.State) -> Void
+  ) async throws {
+    var expected = lastAssertedState
+    update(&expected)
+    try await expect(expected, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+extension ReactorTester where R.Event: Equatable {
+  /// Asserts that the next outputs are exactly the events `expected`, in order.
+  public func expectEvents(
+    _ expected: R.Event...,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async throws {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let received = try await take(
+      expected.count, expecting: "\(expected.count) event(s)", location: location)
+    for (index, (want, got)) in zip(expected, received).enumerated() {
+      guard case .event(let event) = got else {
+        throw ReactorTestFailure(
+          "Output \(index + 1): expected the event \(want), received \(got)", location: location)
+      }
+      guard event == want else {
+        throw ReactorTestFailure(
+          "Event \(index + 1): expected \(want), received \(event)", location: location)
+      }
+    }
+  }
+}
+
+/// Where an assertion was made, for failure messages.
+public struct SourceLocation: Sendable, CustomStringConvertible {
+  /// The file's module-qualified name, as `#fileID` gives it.
+  public var fileID: String
+  /// The file's path.
+  public var filePath: String
+  /// The line.
+  public var line: Int
+  /// The column.
+  public var column: Int
+
+  /// Creates a location.
+  public init(fileID: String, filePath: String, line: Int, column: Int) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
+  /// `fileID:line`.
+  public var description: String { "\(fileID):\(line)" }
+}
+
+/// A failed reactor-test assertion: thrown by ``ReactorTester``, so a test fails with its
+/// message at the `try`.
+public struct ReactorTestFailure: Error, CustomStringConvertible {
+  /// What went wrong.
+  public var message: String
+  /// Where the failing assertion was made.
+  public var location: SourceLocation
+
+  /// Creates a failure.
+  public init(_ message: String, location: SourceLocation) {
+    self.message = message
+    self.location = location
+  }
+
+  /// The message with its location.
+  public var description: String { "\(location): \(message)" }
+}
+
+/// The lines where two values' dumps differ, `-` expected and `+` received.
+struct Difference<Value>: CustomStringConvertible {
+  var expected: Value
+  var received: Value
+
+  var description: String {
+    var expectedDump = ""
+    var receivedDump = ""
+    dump(expected, to: &expectedDump)
+    dump(received, to: &receivedDump)
+    let expectedLines = expectedDump.split(separator: "\n", omittingEmptySubsequences: false)
+    let receivedLines = receivedDump.split(separator: "\n", omittingEmptySubsequences: false)
+    var lines: [String] = []
+    for index in 0..<max(expectedLines.count, receivedLines.count) {
+      let want = index < expectedLines.count ? expectedLines[index] : nil
+      let got = index < receivedLines.count ? receivedLines[index] : nil
+      if want == got {
+        lines.append("  " + String(want ?? ""))
+      } else {
+        if let want { lines.append("- " + want) }
+        if let got { lines.append("+ " + got) }
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+}

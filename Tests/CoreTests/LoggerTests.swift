@@ -1,0 +1,80 @@
+import Core
+import Foundation
+import Testing
+
+@Suite("Logger and redaction")
+struct LoggerTests {
+  @Test func recordsBelowTheMinimumLevelAreDropped() {
+    let sink = MemoryLogSink()
+    let logger = Logger(category: "Test", sink: sink, minimumLevel: .info)
+    logger.debug("hidden")
+    logger.info("shown")
+    logger.error("failed")
+    #expect(sink.messages == ["shown", "failed"])
+    #expect(sink.records.map(\.level) == [.info, .error])
+    #expect(sink.records.allSatisfy { $0.category == "Test" })
+  }
+
+  @Test func messagesAreOnlyBuiltWhenTheirLevelIsEnabled() {
+    let sink = MemoryLogSink()
+    let logger = Logger(category: "Test", sink: sink, minimumLevel: .warning)
+    var built = false
+    func expensive() -> String {
+      built = true
+      return "x"
+    }
+    logger.debug("\(expensive())")
+    #expect(!built)
+  }
+
+  @Test func secretInterpolationsAreRedacted() {
+    let sink = MemoryLogSink()
+    let logger = Logger(category: "Auth", sink: sink, minimumLevel: .trace)
+    let token = "eyJhbGciOi.secret.token"
+    logger.info("Bearer \(token, privacy: .secret) for \("alice")")
+    #expect(sink.messages == ["Bearer <redacted> for alice"])
+    #expect(!sink.messages[0].contains(token))
+  }
+
+  @Test func redactorHidesSensitiveHeadersAndJSONFields() {
+    let redactor = SecretRedactor(additionalKeys: ["X-Session"])
+    let headers = redactor.redacting([
+      "Authorization": "Bearer abc", "Accept": "application/json", "x-session": "s1",
+    ])
+    #expect(headers["Authorization"] == "<redacted>")
+    #expect(headers["x-session"] == "<redacted>")
+    #expect(headers["Accept"] == "application/json")
+
+    let body: [String: Any] = [
+      "username": "alice", "password": "hunter2",
+      "nested": ["refresh_token": "r1", "ok": 1] as [String: Any],
+    ]
+    let redacted = redactor.redacting(jsonObject: body) as? [String: Any]
+    #expect(redacted?["password"] as? String == "<redacted>")
+    #expect(redacted?["username"] as? String == "alice")
+    let nested = redacted?["nested"] as? [String: Any]
+    #expect(nested?["refresh_token"] as? String == "<redacted>")
+    #expect(nested?["ok"] as? Int == 1)
+  }
+
+  @Test func levelsParseFromTheirNames() {
+    #expect(LogLevel(name: "DEBUG") == .debug)
+    #expect(LogLevel(name: "loud") == nil)
+    #expect(LogLevel.warning > LogLevel.info)
+  }
+
+  @Test func aFileSinkAppendsLinesWithOwnerOnlyPermissions() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-log-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("app.log")
+    let sink = try FileLogSink(url: url)
+    sink.write(LogRecord(level: .info, category: "App", message: "one"))
+    sink.write(LogRecord(level: .error, category: "App", message: "two"))
+    let text = try String(contentsOf: url, encoding: .utf8)
+    #expect(text.split(separator: "\n").count == 2)
+    #expect(text.contains("[error] [App] two"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+}

@@ -1,0 +1,68 @@
+import Core
+import Testing
+
+@Suite("Relay")
+struct RelayTests {
+  @Test func valuesStartWithTheCurrentValueThenEachChange() async {
+    let relay = Relay(1)
+    var iterator = relay.values.makeAsyncIterator()
+    relay.send(2)
+    relay.update { $0 += 10 }
+    #expect(await iterator.next() == 1)
+    #expect(await iterator.next() == 2)
+    #expect(await iterator.next() == 12)
+    #expect(relay.value == 12)
+  }
+
+  @Test func changesSkipTheCurrentValueAndEverySubscriberGetsEachChange() async {
+    let relay = Relay("a")
+    var first = relay.changes.makeAsyncIterator()
+    var second = relay.changes.makeAsyncIterator()
+    relay.send("b")
+    #expect(await first.next() == "b")
+    #expect(await second.next() == "b")
+  }
+
+  @Test func aSubscriptionEndsWhenItsTaskIsCancelled() async {
+    let relay = Relay(0)
+    let consumer = Task {
+      for await _ in relay.values {}
+    }
+    while relay.subscriberCount == 0 { await Task.yield() }
+    consumer.cancel()
+    await consumer.value
+    #expect(relay.subscriberCount == 0)
+  }
+
+  @Test func streamsFinishWhenTheRelayIsReleased() async {
+    var relay: Relay<Int>? = Relay(0)
+    let stream = relay?.values
+    relay = nil
+    var received: [Int] = []
+    if let stream {
+      for await value in stream { received.append(value) }
+    }
+    #expect(received == [0])  // the loop ended instead of waiting forever
+  }
+
+  @Test func observersAreCalledUntilTheirTokenEnds() {
+    let relay = Relay(0)
+    let seen = Relay<[Int]>([])
+    let token = relay.observe { value in seen.update { $0.append(value) } }
+    relay.send(1)
+    token.cancel()
+    relay.send(2)
+    #expect(seen.value == [1])
+    #expect(relay.subscriberCount == 0)
+  }
+
+  @Test func concurrentUpdatesAreNotLost() async {
+    let relay = Relay(0)
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        group.addTask { for _ in 0..<1000 { relay.update { $0 += 1 } } }
+      }
+    }
+    #expect(relay.value == 8000)
+  }
+}
