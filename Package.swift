@@ -64,11 +64,17 @@ let package = Package(
       plugins: layerRule
     ),
 
-    // MARK: Test support
+    // MARK: Test and demo support (never imported by the layers above)
     .target(
       name: "CoreTesting",
       dependencies: ["Core"],
       path: "Modules/CoreTesting",
+      plugins: layerRule
+    ),
+    .target(
+      name: "LoopbackServer",
+      dependencies: ["Network", "Core"],
+      path: "Modules/LoopbackServer",
       plugins: layerRule
     ),
 
@@ -85,10 +91,16 @@ let package = Package(
       dependencies: ["Core"],
       path: "Tests/Benchmarks/ReactorBenchmark"
     ),
+    .executableTarget(
+      name: "NetworkBenchmark",
+      dependencies: ["Network", "LoopbackServer", "Core"],
+      path: "Tests/Benchmarks/NetworkBenchmark"
+    ),
 
     // MARK: Tests (one target per module)
     .testTarget(name: "CoreTests", dependencies: ["Core", "CoreTesting"]),
     .testTarget(name: "CoreTestingTests", dependencies: ["Core", "CoreTesting"]),
+    .testTarget(name: "NetworkTests", dependencies: ["Network", "LoopbackServer", "Core"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,368 @@
+import Core
+import Dispatch
+import Foundation
+import Network
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests, benchmarks and the demo backend: a
+/// ``Router``'s routes over real sockets, with keep-alive, chunked streaming and injected
+/// faults. Written on POSIX sockets alone.
+///
+/// ```swift
+/// let server = try LoopbackServer(router: router)   // an ephemeral port
+/// defer { server.stop() }
+/// let url = server.baseURL                          // http://127.0.0.1:PORT
+/// ```
+///
+/// Each connection is served by a thread of its own, with blocking reads: simple, and enough
+/// for tests and a demo. While a handler runs, the connection is watched; if the client
+/// hangs up, the handler's task is cancelled and the hang-up is counted in
+/// ``clientDisconnects``.
+public final class LoopbackServer: Sendable {
+  /// One request the server received.
+  public struct LoggedRequest: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The path, without the query.
+    public var path: String
+    /// The header fields.
+    public var headers: HTTPHeaders
+  }
+
+  /// The port the server listens on.
+  public let port: Int
+  /// `http://127.0.0.1:<port>`.
+  public let baseURL: URL
+  /// How many times a client hung up while its request was being answered (a cancelled
+  /// request, a closed event stream).
+  public let clientDisconnects = Relay(0)
+
+  private let router: Router
+  private let listener: Int32
+  private let logger: Logger
+  private let state = Mutex(State())
+  private let finished = DispatchGroup()
+  /// Runs the handlers, so the server never waits for threads of the cooperative pool that
+  /// the code under test may be using (or blocking).
+  private let handlerExecutor = QueueTaskExecutor(label: "LoopbackServer.handlers")
+  /// How often a connection waiting for its handler checks whether the client hung up.
+  private static let hangUpCheckInterval = DispatchTimeInterval.milliseconds(10)
+
+  private struct State {
+    var isStopped = false
+    var connections: Set<Int32> = []
+    var requests: [LoggedRequest] = []
+    var acceptedConnections = 0
+  }
+
+  /// Starts listening on 127.0.0.1 at `port` (0 picks a free port) and serving `router`.
+  ///
+  /// - Throws: ``LoopbackServerError`` when the socket cannot be opened, bound or listened on.
+  public init(
+    router: Router, port: Int = 0, logger: Logger = Logger(category: "LoopbackServer")
+  ) throws {
+    self.router = router
+    self.logger = logger
+    let socket = try Self.listeningSocket(port: port)
+    listener = socket.descriptor
+    self.port = socket.port
+    guard let url = URL(string: "http://127.0.0.1:\(socket.port)") else {
+      throw LoopbackServerError.socket("cannot form a URL for port \(socket.port)", errno: 0)
+    }
+    baseURL = url
+    finished.enter()
+    let acceptThread = Thread { [self] in
+      acceptLoop()
+      finished.leave()
+    }
+    acceptThread.name = "LoopbackServer.accept"
+    acceptThread.start()
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// Every request received so far, oldest first.
+  public var requests: [LoggedRequest] {
+    state.withLock { $0.requests }
+  }
+
+  /// How many TCP connections have been accepted (keep-alive reuses them).
+  public var acceptedConnections: Int {
+    state.withLock { $0.acceptedConnections }
+  }
+
+  /// Stops accepting, closes every connection, cancels running handlers, and waits (up to
+  /// five seconds) for the server's threads to end. Calling it again does nothing.
+  public func stop() {
+    let connections = state.withLock { state -> Set<Int32>? in
+      guard !state.isStopped else { return nil }
+      state.isStopped = true
+      return state.connections
+    }
+    guard let connections else { return }
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+    for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+    if finished.wait(timeout: .now() + 5) == .timedOut {
+      logger.warning("Loopback server on port \(port) stopped with connections still open")
+    }
+  }
+
+  // MARK: Accepting
+
+  private func acceptLoop() {
+    while true {
+      let connection = accept(listener, nil, nil)
+      guard connection >= 0 else {
+        if errno == EINTR { continue }
+        return  // the listener was closed by stop(), or failed
+      }
+      let accepted = state.withLock { state -> Bool in
+        guard !state.isStopped else { return false }
+        state.connections.insert(connection)
+        state.acceptedConnections += 1
+        return true
+      }
+      guard accepted else {
+        close(connection)
+        return
+      }
+      var one: Int32 = 1
+      setsockopt(
+        connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      finished.enter()
+      let thread = Thread { [self] in
+        serve(Connection(descriptor: connection))
+        state.withLock { _ = $0.connections.remove(connection) }
+        close(connection)
+        finished.leave()
+      }
+      thread.name = "LoopbackServer.connection"
+      thread.start()
+    }
+  }
+
+  // MARK: Serving one connection
+
+  private func serve(_ connection: Connection) {
+    while let request = connection.readRequest() {
+      state.withLock {
+        $0.requests.append(
+          LoggedRequest(method: request.method, path: request.path, headers: request.headers))
+      }
+      let keepAlive = request.keepsAlive
+      guard let response = run(request, on: connection) else { return }  // the client left
+      if let fault = response.fault {
+        commit(fault, response: response, on: connection)
+        return
+      }
+      switch response.body {
+      case .data(let data):
+        guard connection.write(head(for: response, contentLength: data.count, keepAlive: keepAlive) + data)
+        else { return }
+      case .stream(let write):
+        guard connection.write(head(for: response, contentLength: nil, keepAlive: keepAlive)),
+          stream(write, on: connection)
+        else { return }
+      }
+      if !keepAlive { return }
+    }
+  }
+
+  /// Runs the handler (and the response's delay) in a task, watching the socket meanwhile so
+  /// that a client hang-up cancels the task. Returns `nil` if the client left.
+  private func run(_ request: ServerRequest.Received, on connection: Connection) -> ServerResponse? {
+    let outcome = Mutex<ServerResponse?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let router = router
+    let task = Task(executorPreference: handlerExecutor) {
+      var response = await router.handle(request.request)
+      if response.delay > .zero {
+        do {
+          try await Task.sleep(for: response.delay)
+        } catch {
+          response = .status(499)
+        }
+      }
+      outcome.withLock { $0 = response }
+      done.signal()
+    }
+    while done.wait(timeout: .now() + Self.hangUpCheckInterval) == .timedOut {
+      if connection.hasHungUp() {
+        task.cancel()
+        clientDisconnects.update { $0 += 1 }
+        return nil
+      }
+    }
+    return outcome.withLock { $0 }
+  }
+
+  private func stream(
+    _ write: @escaping @Sendable (ChunkWriter) async throws -> Void, on connection: Connection
+  ) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let writer = SocketChunkWriter(connection: connection)
+    let task = Task(executorPreference: handlerExecutor) {
+      do {
+        try await write(writer)
+      } catch {}
+      done.signal()
+    }
+    while done.wait(timeout: .now() + Self.hangUpCheckInterval) == .timedOut {
+      if writer.failed || connection.hasHungUp() {
+        task.cancel()
+        clientDisconnects.update { $0 += 1 }
+        done.wait()
+        return false
+      }
+    }
+    return connection.write(Data("0\r\n\r\n".utf8))
+  }
+
+  private func commit(_ fault: ServerResponse.Fault, response: ServerResponse, on connection: Connection) {
+    switch fault {
+    case .closeWithoutResponse:
+      return
+    case .reset:
+      connection.resetOnClose()
+    case .closeMidResponse:
+      let body: Data
+      if case .data(let data) = response.body { body = data } else { body = Data() }
+      let half = body.prefix(max(1, body.count / 2))
+      _ = connection.write(head(for: response, contentLength: body.count, keepAlive: false) + half)
+    }
+  }
+
+  private func head(for response: ServerResponse, contentLength: Int?, keepAlive: Bool) -> Data {
+    var headers = response.headers
+    if let contentLength {
+      headers["Content-Length"] = "\(contentLength)"
+    } else {
+      headers["Transfer-Encoding"] = "chunked"
+      headers["Cache-Control"] = "no-cache"
+    }
+    headers["Connection"] = keepAlive ? "keep-alive" : "close"
+    var text = "HTTP/1.1 \(response.status) \(Self.reason(for: response.status))\r\n"
+    for field in headers { text += "\(field.name): \(field.value)\r\n" }
+    text += "\r\n"
+    return Data(text.utf8)
+  }
+
+  static func reason(for status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 201: "Created"
+    case 204: "No Content"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 408: "Request Timeout"
+    case 409: "Conflict"
+    case 413: "Content Too Large"
+    case 422: "Unprocessable Content"
+    case 429: "Too Many Requests"
+    case 500: "Internal Server Error"
+    case 502: "Bad Gateway"
+    case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    default: "Status \(status)"
+    }
+  }
+
+  // MARK: The listening socket
+
+  private static func listeningSocket(port: Int) throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw LoopbackServerError.socket("socket()", errno: errno) }
+    var one: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port)).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      let error = errno
+      close(descriptor)
+      throw LoopbackServerError.socket("bind() to 127.0.0.1:\(port)", errno: error)
+    }
+    guard listen(descriptor, 128) == 0 else {
+      let error = errno
+      close(descriptor)
+      throw LoopbackServerError.socket("listen()", errno: error)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(descriptor, $0, &length)
+      }
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+  }
+}
+
+/// Why the server could not start.
+public enum LoopbackServerError: Error, CustomStringConvertible {
+  /// A socket call failed.
+  case socket(String, errno: Int32)
+
+  /// The call and the system's explanation.
+  public var description: String {
+    switch self {
+    case .socket(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+    }
+  }
+}
+
+/// Writes chunks of a streamed response straight to the socket, from the handler's task.
+private final class SocketChunkWriter: ChunkWriter {
+  private let connection: Connection
+  private let hasFailed = Atomic<Bool>(false)
+
+  init(connection: Connection) {
+    self.connection = connection
+  }
+
+  var failed: Bool { hasFailed.load(ordering: .acquiring) }
+
+  func write(_ data: Data) async throws {
+    try Task.checkCancellation()
+    guard !data.isEmpty else { return }
+    var chunk = Data(String(data.count, radix: 16).utf8)
+    chunk.append(Data("\r\n".utf8))
+    chunk.append(data)
+    chunk.append(Data("\r\n".utf8))
+    guard connection.write(chunk) else {
+      hasFailed.store(true, ordering: .releasing)
+      throw CancellationError()
+    }
+  }
+}
+
+/// A task executor on a concurrent dispatch queue of its own.
+final class QueueTaskExecutor: TaskExecutor {
+  private let queue: DispatchQueue
+
+  init(label: String) {
+    queue = DispatchQueue(label: label, attributes: .concurrent)
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+}

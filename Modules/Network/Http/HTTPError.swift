@@ -1,0 +1,166 @@
+import Foundation
+
+/// Why a request failed: the one error type ``HTTPRequester`` throws.
+public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The request never got a response: unreachable, timed out, connection lost, cancelled.
+  case transport(TransportFailure)
+  /// The server answered with a status the endpoint does not accept. The response, headers
+  /// and body included, is kept so a typed error body can be decoded from it.
+  case unacceptableStatus(HTTPResponse)
+  /// The response body did not decode into the expected type.
+  case decoding(DecodingFailure)
+  /// There is no session, the token could not be refreshed, or the server rejected the
+  /// refreshed token.
+  case authentication(AuthenticationFailure)
+  /// The request could not be built (an invalid URL, a body that does not encode).
+  case invalidRequest(String)
+
+  /// Whether the request was cancelled (by its task, or by the transport).
+  public var isCancellation: Bool {
+    if case .transport(let failure) = self { return failure.kind == .cancelled }
+    return false
+  }
+
+  /// The response, for ``unacceptableStatus(_:)`` and ``decoding(_:)``.
+  public var response: HTTPResponse? {
+    switch self {
+    case .unacceptableStatus(let response): response
+    case .decoding(let failure): failure.response
+    default: nil
+    }
+  }
+
+  /// A one-line explanation.
+  public var description: String {
+    switch self {
+    case .transport(let failure): "Transport failure: \(failure)"
+    case .unacceptableStatus(let response):
+      "Unacceptable status \(response.status) for \(response.request.method) "
+        + "\(response.request.target)"
+    case .decoding(let failure): "Decoding failure: \(failure)"
+    case .authentication(let failure): "Authentication failure: \(failure)"
+    case .invalidRequest(let reason): "Invalid request: \(reason)"
+    }
+  }
+}
+
+/// Why no response arrived.
+public struct TransportFailure: Sendable, Equatable, CustomStringConvertible {
+  /// The kinds of transport failure a caller may treat differently.
+  public enum Kind: Sendable, Equatable {
+    /// The server could not be reached: connection refused, host not found, offline.
+    case cannotConnect
+    /// The request took longer than its timeout.
+    case timedOut
+    /// The connection dropped before the response was complete.
+    case connectionLost
+    /// The request was cancelled.
+    case cancelled
+    /// Anything else the transport reported.
+    case other
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// The transport's own description, for logs.
+  public var detail: String
+
+  /// Creates a failure.
+  public init(_ kind: Kind, detail: String = "") {
+    self.kind = kind
+    self.detail = detail
+  }
+
+  /// Whether trying again later may succeed (timeouts, dropped and refused connections).
+  public var isTemporary: Bool {
+    [.cannotConnect, .timedOut, .connectionLost].contains(kind)
+  }
+
+  /// The kind and detail.
+  public var description: String {
+    detail.isEmpty ? "\(kind)" : "\(kind) (\(detail))"
+  }
+}
+
+/// Why a response body did not decode.
+public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
+  /// The type that was expected.
+  public var typeName: String
+  /// The path of the key that failed, such as `items[2].owner.name`; empty for the root.
+  public var codingPath: String
+  /// What was wrong there.
+  public var reason: String
+  /// The response whose body failed to decode.
+  public var response: HTTPResponse
+
+  /// Creates a failure.
+  public init(typeName: String, codingPath: String, reason: String, response: HTTPResponse) {
+    self.typeName = typeName
+    self.codingPath = codingPath
+    self.reason = reason
+    self.response = response
+  }
+
+  /// Describes a `DecodingError` for `type`.
+  public init(type: Any.Type, error: DecodingError, response: HTTPResponse) {
+    let (path, reason): ([any CodingKey], String) =
+      switch error {
+      case .typeMismatch(let expected, let context):
+        (context.codingPath, "expected \(expected): \(context.debugDescription)")
+      case .valueNotFound(let expected, let context):
+        (context.codingPath, "missing \(expected) value: \(context.debugDescription)")
+      case .keyNotFound(let key, let context):
+        (context.codingPath + [key], "missing key: \(context.debugDescription)")
+      case .dataCorrupted(let context):
+        (context.codingPath, "data corrupted: \(context.debugDescription)")
+      @unknown default:
+        ([], "\(error)")
+      }
+    self.init(
+      typeName: String(describing: type), codingPath: Self.render(path), reason: reason,
+      response: response)
+  }
+
+  /// `items[2].owner.name` from coding keys.
+  static func render(_ path: [any CodingKey]) -> String {
+    var rendered = ""
+    for key in path {
+      if let index = key.intValue {
+        rendered += "[\(index)]"
+      } else {
+        rendered += rendered.isEmpty ? key.stringValue : ".\(key.stringValue)"
+      }
+    }
+    return rendered
+  }
+
+  /// The type, the failing path and the reason.
+  public var description: String {
+    let at = codingPath.isEmpty ? "the root" : "'\(codingPath)'"
+    return "\(typeName) at \(at): \(reason)"
+  }
+}
+
+/// Why authentication failed.
+public enum AuthenticationFailure: Sendable, Equatable, CustomStringConvertible {
+  /// There is no session: the user is signed out.
+  case notSignedIn
+  /// Refreshing the token failed; the session was cleared.
+  case refreshFailed(String)
+  /// Too many refreshes in a short time: the server keeps rejecting fresh tokens.
+  case refreshLoop(refreshes: Int, window: Duration)
+  /// The server rejected the request even after a refresh and a replay.
+  case rejected
+
+  /// A one-line explanation.
+  public var description: String {
+    switch self {
+    case .notSignedIn: "not signed in"
+    case .refreshFailed(let reason): "the session could not be refreshed (\(reason))"
+    case .refreshLoop(let refreshes, let window):
+      "stopped after \(refreshes) token refreshes within \(window): the server keeps "
+        + "rejecting new tokens"
+    case .rejected: "the server rejected the credentials"
+    }
+  }
+}

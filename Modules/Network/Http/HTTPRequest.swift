@@ -1,0 +1,158 @@
+import Foundation
+
+/// A request on its way to the transport: what plugins prepare and transports send.
+public struct HTTPRequest: Sendable, Equatable {
+  /// The method.
+  public var method: HTTPMethod
+  /// The full URL, query included.
+  public var url: URL
+  /// The header fields.
+  public var headers: HTTPHeaders
+  /// The body bytes, if any.
+  public var body: Data?
+  /// How long the request may take.
+  public var timeout: Duration
+
+  /// Creates a request.
+  public init(
+    method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
+    timeout: Duration = .seconds(30)
+  ) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+    self.timeout = timeout
+  }
+
+  /// The path and query, such as `/projects?page=2`, for logs.
+  public var target: String {
+    var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    components?.scheme = nil
+    components?.host = nil
+    components?.port = nil
+    return components?.string ?? url.absoluteString
+  }
+
+  /// The request as a `curl` command line, with sensitive header values redacted by
+  /// `redactor`; for debugging logs.
+  public func curlCommand(redactor: SecretRedactorFunction? = nil) -> String {
+    var parts = ["curl", "-X", method.rawValue]
+    for field in headers {
+      let value = redactor?(field.name, field.value) ?? field.value
+      parts += ["-H", Self.quoted("\(field.name): \(value)")]
+    }
+    if let body, !body.isEmpty {
+      let text = String(data: body, encoding: .utf8).map { redactor?("body", $0) ?? $0 }
+      parts += ["--data-binary", Self.quoted(text ?? "<\(body.count) bytes>")]
+    }
+    parts.append(Self.quoted(url.absoluteString))
+    return parts.joined(separator: " ")
+  }
+
+  /// Maps a header name (or `"body"`) and value to the value to print.
+  public typealias SecretRedactorFunction = @Sendable (String, String) -> String
+
+  private static func quoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}
+
+extension HTTPRequest {
+  /// Builds the request `endpoint` describes: URL with query, headers, and the encoded body.
+  ///
+  /// - Throws: ``HTTPError/invalidRequest(_:)`` when the URL cannot be formed or the body
+  ///   cannot be encoded.
+  public init(
+    endpoint: some HTTPEndpoint, encoder: JSONEncoder, defaultTimeout: Duration
+  ) throws(HTTPError) {
+    var url = endpoint.baseURL
+    if !endpoint.path.isEmpty {
+      let path = endpoint.path.hasPrefix("/") ? String(endpoint.path.dropFirst()) : endpoint.path
+      url = url.appendingPathComponent(path, isDirectory: false)
+    }
+    if !endpoint.query.isEmpty {
+      guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        throw .invalidRequest("\(endpoint.summary): cannot build a URL from \(url)")
+      }
+      components.queryItems = (components.queryItems ?? []) + endpoint.query
+      guard let withQuery = components.url else {
+        throw .invalidRequest("\(endpoint.summary): invalid query \(endpoint.query)")
+      }
+      url = withQuery
+    }
+    var headers: HTTPHeaders = ["Accept": "application/json"]
+    var body: Data?
+    switch endpoint.body {
+    case .none:
+      break
+    case .json(let value):
+      do {
+        body = try encoder.encode(value)
+      } catch {
+        throw .invalidRequest("\(endpoint.summary): the JSON body cannot be encoded: \(error)")
+      }
+      headers["Content-Type"] = "application/json"
+    case .form(let fields):
+      body = Data(FormEncoding.encode(fields).utf8)
+      headers["Content-Type"] = "application/x-www-form-urlencoded"
+    case .data(let data, let contentType):
+      body = data
+      headers["Content-Type"] = contentType
+    case .multipart(let parts):
+      let multipart = MultipartEncoding(parts: parts)
+      body = multipart.body
+      headers["Content-Type"] = multipart.contentType
+    }
+    headers.merge(endpoint.headers)
+    self.init(
+      method: endpoint.method, url: url, headers: headers, body: body,
+      timeout: endpoint.timeout ?? defaultTimeout)
+  }
+}
+
+/// `application/x-www-form-urlencoded` encoding (WHATWG URL standard).
+enum FormEncoding {
+  private static let unreserved = CharacterSet(
+    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*")
+
+  static func encode(_ fields: [URLQueryItem]) -> String {
+    fields.map { escape($0.name) + "=" + escape($0.value ?? "") }.joined(separator: "&")
+  }
+
+  static func escape(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: unreserved.union(.init(charactersIn: " ")))?
+      .replacingOccurrences(of: " ", with: "+") ?? text
+  }
+}
+
+/// `multipart/form-data` encoding (RFC 7578) with a random boundary.
+struct MultipartEncoding {
+  let boundary: String
+  let body: Data
+
+  var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+  init(parts: [MultipartPart], boundary: String = "trellis-\(UUID().uuidString)") {
+    self.boundary = boundary
+    var body = Data()
+    for part in parts {
+      var disposition = "form-data; name=\"\(Self.quote(part.name))\""
+      if let fileName = part.fileName { disposition += "; filename=\"\(Self.quote(fileName))\"" }
+      body.append(Data("--\(boundary)\r\nContent-Disposition: \(disposition)\r\n".utf8))
+      if let contentType = part.contentType {
+        body.append(Data("Content-Type: \(contentType)\r\n".utf8))
+      }
+      body.append(Data("\r\n".utf8))
+      body.append(part.data)
+      body.append(Data("\r\n".utf8))
+    }
+    body.append(Data("--\(boundary)--\r\n".utf8))
+    self.body = body
+  }
+
+  private static func quote(_ text: String) -> String {
+    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      .replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
+  }
+}

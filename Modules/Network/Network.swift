@@ -1,1 +1,0 @@
-// The Network layer. See README.md for what belongs here.

@@ -1,0 +1,151 @@
+import Core
+import Foundation
+
+/// The connection state of an ``EventStreamClient``, for a service to publish.
+public enum EventStreamState: Sendable, Equatable {
+  /// Not started, or stopped.
+  case idle
+  /// Opening the connection; `attempt` counts from 1 since the last open connection.
+  case connecting(attempt: Int)
+  /// Connected: events flow.
+  case open
+  /// The connection failed or dropped; it is retried after `retryIn`.
+  case lost(reason: String, retryIn: Duration)
+}
+
+/// A server-sent-events client: yields events as an `AsyncSequence`, reconnects with
+/// exponential backoff (or the server's `retry:`), resends `Last-Event-ID`, and publishes its
+/// connection state. It stops when the task iterating its events is cancelled.
+///
+/// The body is delivered incrementally by a ``StreamingHTTPTransport``: on Linux
+/// ``URLSessionTransport`` receives it chunk by chunk through its session delegate, so
+/// events arrive as the server sends them, with no polling.
+public final class EventStreamClient: Sendable {
+  /// Opens one connection, sending `lastEventID` when there is one.
+  public typealias Connect =
+    @Sendable (_ lastEventID: String?, _ attempt: Int) async throws(HTTPError) ->
+    HTTPStreamingResponse
+
+  /// How reconnection waits.
+  public struct ReconnectPolicy: Sendable {
+    /// The first delay, before jitter; a server's `retry:` replaces it.
+    public var initialDelay: Duration = .seconds(1)
+    /// The longest delay.
+    public var maximumDelay: Duration = .seconds(30)
+
+    /// The default policy.
+    public init() {}
+  }
+
+  /// The connection state; its `values` stream shows every transition.
+  public let state = Relay(EventStreamState.idle)
+  private let connect: Connect
+  private let policy: ReconnectPolicy
+  private let logger: Logger
+  private let sleep: @Sendable (Duration) async throws -> Void
+
+  /// Creates a client that opens connections with `connect`.
+  public init(
+    policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream"),
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+    connect: @escaping Connect
+  ) {
+    self.connect = connect
+    self.policy = policy
+    self.logger = logger
+    self.sleep = sleep
+  }
+
+  /// Creates a client for an endpoint of a requester: each connection's request passes
+  /// through the requester's plugins (the auth plugin attaches a fresh token), and a `401`
+  /// asks them what to do (the auth plugin refreshes) before reconnecting.
+  public convenience init<API: HTTPEndpoint>(
+    endpoint: API, requester: HTTPRequester<API>, transport: any StreamingHTTPTransport,
+    policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream")
+  ) {
+    self.init(policy: policy, logger: logger) { lastEventID, attempt throws(HTTPError) in
+      var request = try await requester.preparedRequest(for: endpoint)
+      request.headers["Accept"] = "text/event-stream"
+      request.headers["Cache-Control"] = "no-cache"
+      if let lastEventID { request.headers["Last-Event-ID"] = lastEventID }
+      let response = try await transport.openStream(request)
+      guard response.status == 401 else { return response }
+      let rejected = HTTPResponse(status: 401, headers: response.headers, request: request)
+      if case .fail(let error) = await requester.retryDecision(
+        for: rejected, endpoint: endpoint, attempt: attempt)
+      {
+        throw error
+      }
+      return response
+    }
+  }
+
+  /// The events, starting a connection now. Iterate it from one task; cancelling that task
+  /// (or dropping the sequence) closes the connection and stops reconnecting.
+  public func events() -> AsyncStream<ServerSentEvent> {
+    let (stream, continuation) = AsyncStream<ServerSentEvent>.makeStream()
+    let task = Task { await self.run(continuation) }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+
+  private func run(_ output: AsyncStream<ServerSentEvent>.Continuation) async {
+    var parser = ServerSentEventParser()
+    var attempt = 0
+    var serverDelay: Duration?
+    defer {
+      state.send(.idle)
+      output.finish()
+    }
+    while !Task.isCancelled {
+      attempt += 1
+      state.send(.connecting(attempt: attempt))
+      let reason: String
+      do {
+        let response = try await connect(parser.lastEventID, attempt)
+        if response.status == 204 {
+          logger.notice("The event stream ended: the server answered 204 No Content")
+          return
+        }
+        guard (200..<300).contains(response.status) else {
+          throw HTTPError.unacceptableStatus(
+            HTTPResponse(
+              status: response.status, headers: response.headers,
+              request: HTTPRequest(method: .get, url: URL(fileURLWithPath: "/"))))
+        }
+        state.send(.open)
+        logger.info("Event stream open")
+        attempt = 0
+        for try await chunk in response.body {
+          for event in parser.feed(chunk) {
+            if let retry = event.retry { serverDelay = retry }
+            output.yield(event)
+          }
+        }
+        reason = "the server closed the stream"
+      } catch let error as HTTPError {
+        if error.isCancellation || Task.isCancelled { return }
+        if case .authentication = error {
+          logger.warning("Event stream stopped: \(error)")
+          return
+        }
+        reason = "\(error)"
+      } catch {
+        if Task.isCancelled { return }
+        reason = "\(error)"
+      }
+      let delay = backoff(attempt: max(attempt, 1), serverDelay: serverDelay)
+      state.send(.lost(reason: reason, retryIn: delay))
+      logger.notice("Event stream lost (\(reason)); reconnecting in \(delay)")
+      do { try await sleep(delay) } catch { return }
+    }
+  }
+
+  /// The wait before reconnection attempt `attempt + 1`: the server's `retry:` or the
+  /// initial delay, doubled for each failed attempt in a row, capped, with jitter.
+  func backoff(attempt: Int, serverDelay: Duration?) -> Duration {
+    let base = serverDelay ?? policy.initialDelay
+    let exponential = base * (1 << min(attempt - 1, 16))
+    return min(exponential, policy.maximumDelay) * Double.random(in: 0.8...1)
+  }
+}

@@ -1,0 +1,59 @@
+import Core
+import Foundation
+import LoopbackServer
+import Network
+import Testing
+
+@Suite("LoggingPlugin")
+struct LoggingPluginTests {
+  @Test func logsRequestsAndOutcomesWithoutEverWritingTheToken() async throws {
+    let sink = MemoryLogSink()
+    let logger = Logger(category: "HTTP", sink: sink, minimumLevel: .trace)
+    let secret = "very-secret-token-value"
+    let source = FakeTokenSource(token: freshToken(secret))
+    let router = Router()
+    router.get("/items/:id") { _ in .json(Item(id: 1, name: "ok")) }
+    router.post("/login") { _ in
+      .json(["access_token": "fresh-secret-access", "refresh_token": "fresh-secret-refresh"])
+    }
+    try await withServer(router) { _ in
+      let requester = makeRequester(plugins: [
+        AuthPlugin(source: source),
+        LoggingPlugin(logger: logger, logsCurl: true, logsBodies: true),
+      ])
+      _ = try await requester.request(.item(id: 1))
+      _ = try await requester.request(.login(username: "alice", password: "hunter2"))
+    }
+    let lines = sink.messages
+    #expect(lines.contains("→ GET /items/1"))
+    #expect(lines.contains { $0.hasPrefix("← 200 GET /items/1 (") && $0.hasSuffix("bytes)") })
+    #expect(lines.contains { $0.hasPrefix("curl -X GET") && $0.contains("Authorization: <redacted>") })
+    #expect(lines.contains { $0.contains("username=alice&password=<redacted>") })
+    #expect(lines.contains { $0.contains(#""access_token":"<redacted>""#) })
+    for line in lines {
+      #expect(!line.contains(secret))
+      #expect(!line.contains("hunter2"))
+      #expect(!line.contains("fresh-secret"))
+    }
+  }
+
+  @Test func logsFailuresAsWarnings() async throws {
+    let sink = MemoryLogSink()
+    let requester = makeRequester(
+      transport: StubTransport(),
+      plugins: [LoggingPlugin(logger: Logger(category: "HTTP", sink: sink, minimumLevel: .info))])
+    _ = try? await requester.request(.publicInfo)  // the stub answers 503
+    let warning = try #require(sink.records.last)
+    #expect(warning.level == .warning)
+    #expect(warning.message.hasPrefix("← 503 GET /public"))
+  }
+
+  @Test func writesNothingWhenItsLevelIsDisabled() async throws {
+    let sink = MemoryLogSink()
+    let requester = makeRequester(
+      transport: StubTransport(),
+      plugins: [LoggingPlugin(logger: Logger(category: "HTTP", sink: sink, minimumLevel: .error))])
+    _ = try await requester.request(.item(id: 1))
+    #expect(sink.records.isEmpty)
+  }
+}
