@@ -77,7 +77,8 @@ final class Connection: Sendable {
     let path = components?.path.removingPercentEncoding ?? components?.path ?? target
     let isHTTP10 = requestLine[2] == "HTTP/1.0"
     let connectionHeader = headers["Connection"]?.lowercased() ?? ""
-    let keepsAlive = isHTTP10 ? connectionHeader.contains("keep-alive") : !connectionHeader.contains("close")
+    let keepsAlive =
+      isHTTP10 ? connectionHeader.contains("keep-alive") : !connectionHeader.contains("close")
     let request = ServerRequest(
       method: HTTPMethod(rawValue: String(requestLine[0])), path: path,
       query: components?.queryItems ?? [], headers: headers, body: body)
@@ -122,7 +123,9 @@ final class Connection: Sendable {
   private func readUntil(_ delimiter: Data, limit: Int) -> Int? {
     while true {
       let found = buffer.withLock { buffer -> Int? in
-        buffer.range(of: delimiter).map { buffer.distance(from: buffer.startIndex, to: $0.lowerBound) }
+        buffer.range(of: delimiter).map {
+          buffer.distance(from: buffer.startIndex, to: $0.lowerBound)
+        }
       }
       if let found { return found }
       guard buffer.withLock({ $0.count }) <= limit, receive() else { return nil }
@@ -181,7 +184,8 @@ final class Connection: Sendable {
   /// Makes the coming `close` send a TCP reset instead of a normal close.
   func resetOnClose() {
     var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    setsockopt(
+      descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
   }
 
   // MARK: Watching

@@ -48,11 +48,6 @@ public final class LoopbackServer: Sendable {
   private let logger: Logger
   private let state = Mutex(State())
   private let finished = DispatchGroup()
-  /// Runs the handlers, so the server never waits for threads of the cooperative pool that
-  /// the code under test may be using (or blocking).
-  private let handlerExecutor = QueueTaskExecutor(label: "LoopbackServer.handlers")
-  /// How often a connection waiting for its handler checks whether the client hung up.
-  private static let hangUpCheckInterval = DispatchTimeInterval.milliseconds(10)
 
   private struct State {
     var isStopped = false
@@ -166,7 +161,9 @@ public final class LoopbackServer: Sendable {
       }
       switch response.body {
       case .data(let data):
-        guard connection.write(head(for: response, contentLength: data.count, keepAlive: keepAlive) + data)
+        guard
+          connection.write(
+            head(for: response, contentLength: data.count, keepAlive: keepAlive) + data)
         else { return }
       case .stream(let write):
         guard connection.write(head(for: response, contentLength: nil, keepAlive: keepAlive)),
@@ -177,13 +174,16 @@ public final class LoopbackServer: Sendable {
     }
   }
 
-  /// Runs the handler (and the response's delay) in a task, watching the socket meanwhile so
-  /// that a client hang-up cancels the task. Returns `nil` if the client left.
-  private func run(_ request: ServerRequest.Received, on connection: Connection) -> ServerResponse? {
+  /// Runs the handler (and the response's delay) in a task whose jobs run on this
+  /// connection's thread, watching the socket meanwhile so that a client hang-up cancels the
+  /// task. Returns `nil` if the client left.
+  private func run(_ request: ServerRequest.Received, on connection: Connection) -> ServerResponse?
+  {
     let outcome = Mutex<ServerResponse?>(nil)
-    let done = DispatchSemaphore(value: 0)
+    let executor = ConnectionExecutor()
+    defer { executor.detach() }
     let router = router
-    let task = Task(executorPreference: handlerExecutor) {
+    let task = Task(executorPreference: executor) {
       var response = await router.handle(request.request)
       if response.delay > .zero {
         do {
@@ -193,41 +193,48 @@ public final class LoopbackServer: Sendable {
         }
       }
       outcome.withLock { $0 = response }
-      done.signal()
     }
-    while done.wait(timeout: .now() + Self.hangUpCheckInterval) == .timedOut {
-      if connection.hasHungUp() {
-        task.cancel()
-        clientDisconnects.update { $0 += 1 }
-        return nil
-      }
+    let finished = executor.run(until: { outcome.withLock { $0 != nil } }) {
+      connection.hasHungUp()
+    }
+    guard finished else {
+      task.cancel()
+      clientDisconnects.update { $0 += 1 }
+      return nil
     }
     return outcome.withLock { $0 }
   }
 
+  /// Runs a streaming handler the same way; returns `false` if the client left.
   private func stream(
     _ write: @escaping @Sendable (ChunkWriter) async throws -> Void, on connection: Connection
   ) -> Bool {
-    let done = DispatchSemaphore(value: 0)
+    let done = Atomic<Bool>(false)
+    let executor = ConnectionExecutor()
+    defer { executor.detach() }
     let writer = SocketChunkWriter(connection: connection)
-    let task = Task(executorPreference: handlerExecutor) {
+    let task = Task(executorPreference: executor) {
       do {
         try await write(writer)
       } catch {}
-      done.signal()
+      done.store(true, ordering: .releasing)
     }
-    while done.wait(timeout: .now() + Self.hangUpCheckInterval) == .timedOut {
-      if writer.failed || connection.hasHungUp() {
-        task.cancel()
-        clientDisconnects.update { $0 += 1 }
-        done.wait()
-        return false
-      }
+    let finished = executor.run(until: { done.load(ordering: .acquiring) }) {
+      writer.failed || connection.hasHungUp()
+    }
+    guard finished else {
+      task.cancel()
+      clientDisconnects.update { $0 += 1 }
+      // Let the cancelled handler finish before the socket is closed and its number reused.
+      _ = executor.run(until: { done.load(ordering: .acquiring) }) { false }
+      return false
     }
     return connection.write(Data("0\r\n\r\n".utf8))
   }
 
-  private func commit(_ fault: ServerResponse.Fault, response: ServerResponse, on connection: Connection) {
+  private func commit(
+    _ fault: ServerResponse.Fault, response: ServerResponse, on connection: Connection
+  ) {
     switch fault {
     case .closeWithoutResponse:
       return
@@ -353,16 +360,64 @@ private final class SocketChunkWriter: ChunkWriter {
   }
 }
 
-/// A task executor on a concurrent dispatch queue of its own.
-final class QueueTaskExecutor: TaskExecutor {
-  private let queue: DispatchQueue
-
-  init(label: String) {
-    queue = DispatchQueue(label: label, attributes: .concurrent)
+/// Runs a handler task's jobs on the connection's own thread.
+///
+/// A handler that does not suspend then runs start to finish on that thread, with no thread
+/// hop, and the server never depends on the cooperative pool, which the code under test may
+/// be using. Once the connection is done with it, the executor forwards any remaining jobs
+/// (of a cancelled handler still winding down) to a global queue, so no task is stranded.
+final class ConnectionExecutor: TaskExecutor {
+  private struct State {
+    var jobs: [UnownedJob] = []
+    var isDetached = false
   }
+
+  private let state = Mutex(State())
+  private let wakeUp = DispatchSemaphore(value: 0)
+  /// How often a waiting connection checks whether the client hung up.
+  private static let checkInterval = DispatchTimeInterval.milliseconds(10)
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    let forward = state.withLock { state -> Bool in
+      if state.isDetached { return true }
+      state.jobs.append(job)
+      return false
+    }
+    if forward {
+      DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    } else {
+      wakeUp.signal()
+    }
+  }
+
+  /// Runs jobs on the calling thread until `isDone` holds (returns `true`) or `shouldStop`
+  /// does when checked between waits (returns `false`).
+  func run(until isDone: () -> Bool, stoppingIf shouldStop: () -> Bool) -> Bool {
+    while true {
+      let jobs = state.withLock { state in
+        defer { state.jobs.removeAll(keepingCapacity: true) }
+        return state.jobs
+      }
+      for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+      if isDone() { return true }
+      if jobs.isEmpty, wakeUp.wait(timeout: .now() + Self.checkInterval) == .timedOut,
+        shouldStop()
+      {
+        return false
+      }
+    }
+  }
+
+  /// Hands any pending and future jobs to a global queue.
+  func detach() {
+    let pending = state.withLock { state in
+      state.isDetached = true
+      defer { state.jobs.removeAll() }
+      return state.jobs
+    }
+    for job in pending {
+      DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
   }
 }

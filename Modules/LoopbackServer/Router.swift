@@ -106,7 +106,8 @@ extension Router: HTTPResponder {
     let response = try await answer(request)
     switch response.body {
     case .data(let data):
-      return HTTPResponse(status: response.status, headers: response.headers, body: data, request: request)
+      return HTTPResponse(
+        status: response.status, headers: response.headers, body: data, request: request)
     case .stream(let write):
       let collector = CollectingWriter()
       do {

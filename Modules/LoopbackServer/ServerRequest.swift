@@ -85,7 +85,8 @@ enum MultipartParser {
       if chunk.starts(with: Data("\r\n".utf8)) { chunk = chunk.dropFirst(2) }
       if chunk.suffix(2) == Data("\r\n".utf8) { chunk = chunk.dropLast(2) }
       guard let headerEnd = chunk.range(of: Data("\r\n\r\n".utf8)) else { return nil }
-      let headerText = String(decoding: chunk[chunk.startIndex..<headerEnd.lowerBound], as: UTF8.self)
+      let headerText = String(
+        decoding: chunk[chunk.startIndex..<headerEnd.lowerBound], as: UTF8.self)
       var name: String?
       var fileName: String?
       var partType: String?

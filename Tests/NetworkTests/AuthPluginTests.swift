@@ -5,7 +5,9 @@ import Testing
 
 /// A router whose `/items/:id` accepts only the token source's current token, minus any
 /// revoked ones, and counts calls.
-private func authRouter(source: FakeTokenSource, revoked: Set<String> = []) -> (Router, Recorder<String>) {
+private func authRouter(source: FakeTokenSource, revoked: Set<String> = []) -> (
+  Router, Recorder<String>
+) {
   let seen = Recorder<String>()
   let router = Router()
   router.get("/items/:id") { request in
@@ -151,7 +153,9 @@ struct AuthPluginTests {
           try await requester.request(.item(id: 1))
         }
       }
-      await #expect(throws: HTTPError.authentication(.refreshLoop(refreshes: 3, window: .seconds(60)))) {
+      await #expect(
+        throws: HTTPError.authentication(.refreshLoop(refreshes: 3, window: .seconds(60)))
+      ) {
         try await requester.request(.item(id: 1))
       }
     }

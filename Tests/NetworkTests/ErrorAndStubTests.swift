@@ -71,7 +71,9 @@ struct ErrorAndStubTests {
 
   @Test func aDecodingFailureNamesTheFailingKeyPath() async throws {
     let requester = requester { request throws(HTTPError) in
-      HTTPResponse(status: 200, body: Data(#"{"items":[{"id":1,"name":"a"},{"id":"two"}]}"#.utf8), request: request)
+      HTTPResponse(
+        status: 200, body: Data(#"{"items":[{"id":1,"name":"a"},{"id":"two"}]}"#.utf8),
+        request: request)
     }
     struct Page: Decodable { var items: [Item] }
     do {
@@ -105,7 +107,8 @@ struct ErrorAndStubTests {
     let requester = requester { _ throws(HTTPError) in
       throw .transport(TransportFailure(.cannotConnect, detail: "refused"))
     }
-    await #expect(throws: HTTPError.transport(TransportFailure(.cannotConnect, detail: "refused"))) {
+    await #expect(throws: HTTPError.transport(TransportFailure(.cannotConnect, detail: "refused")))
+    {
       try await requester.request(.item(id: 1))
     }
   }
@@ -132,8 +135,10 @@ struct ErrorAndStubTests {
     let host = "stub-\(UUID().uuidString.lowercased()).test"
     StubURLProtocol.handlers.withLock {
       $0[host] = { request in
-        (201, ["Content-Type": "application/json", "X-Method": request.httpMethod ?? "?"],
-         Data(#"{"id":5,"name":"stubbed"}"#.utf8))
+        (
+          201, ["Content-Type": "application/json", "X-Method": request.httpMethod ?? "?"],
+          Data(#"{"id":5,"name":"stubbed"}"#.utf8)
+        )
       }
     }
     defer { _ = StubURLProtocol.handlers.withLock { $0.removeValue(forKey: host) } }

@@ -27,7 +27,8 @@ struct LoggingPluginTests {
     let lines = sink.messages
     #expect(lines.contains("→ GET /items/1"))
     #expect(lines.contains { $0.hasPrefix("← 200 GET /items/1 (") && $0.hasSuffix("bytes)") })
-    #expect(lines.contains { $0.hasPrefix("curl -X GET") && $0.contains("Authorization: <redacted>") })
+    #expect(
+      lines.contains { $0.hasPrefix("curl -X GET") && $0.contains("Authorization: <redacted>") })
     #expect(lines.contains { $0.contains("username=alice&password=<redacted>") })
     #expect(lines.contains { $0.contains(#""access_token":"<redacted>""#) })
     for line in lines {

@@ -8,7 +8,9 @@ import Testing
 struct LoopbackIntegrationTests {
   @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
     let router = Router()
-    router.get("/items/:id") { request in .json(Item(id: Int(request.pathParameters["id"]!)!, name: "x")) }
+    router.get("/items/:id") { request in
+      .json(Item(id: Int(request.pathParameters["id"]!)!, name: "x"))
+    }
     try await withServer(router) { server in
       let requester = makeRequester()
       for id in 1...5 {
@@ -81,7 +83,9 @@ struct LoopbackIntegrationTests {
   @Test(arguments: [ServerResponse.Fault.closeMidResponse, .reset, .closeWithoutResponse])
   func aBrokenConnectionIsATransportFailure(fault: ServerResponse.Fault) async throws {
     let router = Router()
-    router.get("/items/:id") { _ in .fault(fault, partOf: .json(Item(id: 1, name: String(repeating: "x", count: 4000)))) }
+    router.get("/items/:id") { _ in
+      .fault(fault, partOf: .json(Item(id: 1, name: String(repeating: "x", count: 4000))))
+    }
     try await withServer(router) { _ in
       let requester = makeRequester()
       await #expect {
@@ -96,7 +100,9 @@ struct LoopbackIntegrationTests {
   @Test func aMalformedBodyIsADecodingFailure() async throws {
     let router = Router()
     router.get("/items/:id") { _ in
-      ServerResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("{\"id\": 1, \"name\": tru".utf8))
+      ServerResponse(
+        status: 200, headers: ["Content-Type": "application/json"],
+        body: Data("{\"id\": 1, \"name\": tru".utf8))
     }
     try await withServer(router) { _ in
       let requester = makeRequester()

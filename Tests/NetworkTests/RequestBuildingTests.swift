@@ -30,7 +30,9 @@ struct RequestBuildingTests {
   @Test func formBodyIsPercentEncoded() throws {
     let request = try build(.login(username: "alice smith", password: "p&ss=1"))
     #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
-    #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == "username=alice+smith&password=p%26ss%3D1")
+    #expect(
+      String(decoding: request.body ?? Data(), as: UTF8.self)
+        == "username=alice+smith&password=p%26ss%3D1")
   }
 
   @Test func rawBody() throws {

@@ -16,7 +16,8 @@ struct ServerSentEventParserTests {
 
   @Test func joinsDataLinesAndReadsEventTypesAndIDs() {
     let events = parse(["id: 7\nevent: task.created\ndata: {\"id\":1,\ndata: \"x\":2}\n\n"])
-    #expect(events == [ServerSentEvent(id: "7", event: "task.created", data: "{\"id\":1,\n\"x\":2}")])
+    #expect(
+      events == [ServerSentEvent(id: "7", event: "task.created", data: "{\"id\":1,\n\"x\":2}")])
   }
 
   @Test func acceptsEveryLineEndingEvenSplitAcrossChunks() {

@@ -133,7 +133,8 @@ final class FakeTokenSource: AuthTokenSource {
     try await Task.sleep(for: refreshDelay)
     return try state.withLock { state in
       if let failure = state.failure { throw failure }
-      let token = AccessToken(value: "token-\(number + 1)", expiresAt: Date().addingTimeInterval(3600))
+      let token = AccessToken(
+        value: "token-\(number + 1)", expiresAt: Date().addingTimeInterval(3600))
       state.token = token
       return token
     }
@@ -207,7 +208,8 @@ final class StatusSequence: Sendable {
 /// ``URLSessionTransport``. Registered through `URLSessionTransport(protocolClasses:)`.
 final class StubURLProtocol: URLProtocol {
   /// Answers a request: status, headers, body. Keyed by host so parallel tests do not meet.
-  static let handlers = Mutex<[String: @Sendable (URLRequest) -> (Int, [String: String], Data)]>([:])
+  static let handlers = Mutex<[String: @Sendable (URLRequest) -> (Int, [String: String], Data)]>([:]
+  )
 
   override class func canInit(with request: URLRequest) -> Bool {
     guard let host = request.url?.host else { return false }
@@ -221,8 +223,11 @@ final class StubURLProtocol: URLProtocol {
       let handler = Self.handlers.withLock({ $0[host] })
     else { return }
     let (status, headers, body) = handler(request)
-    let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-    if let response { client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed) }
+    let response = HTTPURLResponse(
+      url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+    if let response {
+      client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+    }
     client?.urlProtocol(self, didLoad: body)
     client?.urlProtocolDidFinishLoading(self)
   }

@@ -64,13 +64,17 @@ extension HTTPEndpoint {
   /// The requester's default timeout.
   public var timeout: Duration? { nil }
   /// Any 2xx status.
-  public var acceptableStatusCodes: Set<Int> { Set(200..<300) }
+  public var acceptableStatusCodes: Set<Int> { successStatusCodes }
   /// No stub.
   public var stub: HTTPStub? { nil }
 
   /// `METHOD /path`, for logs and error messages.
   public var summary: String { "\(method) \(path)" }
 }
+
+/// The 2xx statuses, built once: the default ``HTTPEndpoint/acceptableStatusCodes`` is read on
+/// every response.
+private let successStatusCodes = Set(200..<300)
 
 /// A request body and its encoding.
 public enum HTTPRequestBody: Sendable {

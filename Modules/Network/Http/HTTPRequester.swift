@@ -83,7 +83,9 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
       case .none:
         break
       }
-      for plugin in plugins { result = await plugin.process(result, for: request, context: context) }
+      for plugin in plugins {
+        result = await plugin.process(result, for: request, context: context)
+      }
       return try result.get()
     }
   }

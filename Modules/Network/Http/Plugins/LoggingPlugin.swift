@@ -45,7 +45,8 @@ public struct LoggingPlugin: HTTPPlugin {
       logger.debug("\(request.curlCommand(redactor: redactionFunction(for: request)))")
     }
     if logsBodies, logger.isEnabled(.debug), let body = request.body, !body.isEmpty {
-      logger.debug("  request body: \(redactedBody(body, contentType: request.headers["Content-Type"]))")
+      logger.debug(
+        "  request body: \(redactedBody(body, contentType: request.headers["Content-Type"]))")
     }
   }
 

@@ -37,7 +37,8 @@ final class TokenRefresher: Sendable {
     let task: Task<AccessToken, any Error>
     switch startOrJoin(replacing: staleToken) {
     case .current(let token): return token
-    case .loop(let refreshes): throw .authentication(.refreshLoop(refreshes: refreshes, window: window))
+    case .loop(let refreshes):
+      throw .authentication(.refreshLoop(refreshes: refreshes, window: window))
     case .wait(let inFlight): task = inFlight
     }
     do {

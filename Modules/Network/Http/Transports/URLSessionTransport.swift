@@ -59,7 +59,8 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
           // completion handler: the delegate collects the body and completes the call.
           let task = session.dataTask(with: urlRequest)
           router.track(
-            collection: CollectRoute(request: request, continuation: continuation, progress: progress),
+            collection: CollectRoute(
+              request: request, continuation: continuation, progress: progress),
             for: task.taskIdentifier)
           handle.start(task)
         }
@@ -87,7 +88,8 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
           let task = session.dataTask(with: urlRequest)
           router.track(
             stream: StreamRoute(
-              request: request, response: continuation, body: body, bodyContinuation: bodyContinuation),
+              request: request, response: continuation, body: body,
+              bodyContinuation: bodyContinuation),
             for: task.taskIdentifier)
           handle.start(task)
         }
@@ -104,7 +106,9 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   static func urlRequest(for request: HTTPRequest) -> URLRequest {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
-    for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
+    for field in request.headers {
+      urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+    }
     urlRequest.httpBody = request.body
     let seconds = request.timeout.components
     urlRequest.timeoutInterval =
@@ -138,7 +142,9 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   static func failure(from error: any Error) -> TransportFailure {
     let nsError = error as NSError
     let detail = nsError.localizedDescription
-    guard nsError.domain == NSURLErrorDomain else { return TransportFailure(.other, detail: detail) }
+    guard nsError.domain == NSURLErrorDomain else {
+      return TransportFailure(.other, detail: detail)
+    }
     switch nsError.code {
     case NSURLErrorCancelled:
       return TransportFailure(.cancelled, detail: detail)
@@ -174,15 +180,24 @@ private final class TaskHandle: Sendable {
       state.task = task
       return state.isCancelled
     }
-    if cancelled { task.cancel() } else { task.resume() }
+    task.resume()
+    if cancelled { DispatchQueue.global().async { task.cancel() } }
   }
 
+  /// Cancels the `URLSessionTask`, from another thread.
+  ///
+  /// Swift calls a cancellation handler while holding the cancelled task's status lock, and
+  /// corelibs-foundation's `URLSessionTask.cancel()` waits synchronously for the session's
+  /// work queue, which may itself be waiting to resume that same task: calling `cancel()`
+  /// inline can deadlock. Hopping to a global queue breaks the cycle; the request still ends
+  /// (with `NSURLErrorCancelled`) and the connection still closes.
   func cancel() {
     let task = state.withLock { state in
       state.isCancelled = true
       return state.task
     }
-    task?.cancel()
+    guard let task else { return }
+    DispatchQueue.global().async { task.cancel() }
   }
 }
 
