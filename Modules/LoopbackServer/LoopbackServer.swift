@@ -194,9 +194,8 @@ public final class LoopbackServer: Sendable {
       }
       outcome.withLock { $0 = response }
     }
-    let finished = executor.run(until: { outcome.withLock { $0 != nil } }) {
-      connection.hasHungUp()
-    }
+    let finished = executor.run(
+      until: { outcome.withLock { $0 != nil } }, stoppingIf: { connection.hasHungUp() })
     guard finished else {
       task.cancel()
       clientDisconnects.update { $0 += 1 }
@@ -219,14 +218,14 @@ public final class LoopbackServer: Sendable {
       } catch {}
       done.store(true, ordering: .releasing)
     }
-    let finished = executor.run(until: { done.load(ordering: .acquiring) }) {
-      writer.failed || connection.hasHungUp()
-    }
+    let finished = executor.run(
+      until: { done.load(ordering: .acquiring) },
+      stoppingIf: { writer.failed || connection.hasHungUp() })
     guard finished else {
       task.cancel()
       clientDisconnects.update { $0 += 1 }
       // Let the cancelled handler finish before the socket is closed and its number reused.
-      _ = executor.run(until: { done.load(ordering: .acquiring) }) { false }
+      _ = executor.run(until: { done.load(ordering: .acquiring) }, stoppingIf: { false })
       return false
     }
     return connection.write(Data("0\r\n\r\n".utf8))
