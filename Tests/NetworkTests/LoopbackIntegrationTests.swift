@@ -137,4 +137,24 @@ struct LoopbackIntegrationTests {
       for await disconnects in server.clientDisconnects.values where disconnects >= 1 { break }
     }
   }
+
+  @Test func cancellationRacingResponsesNeverHangs() async throws {
+    let router = Router()
+    router.get("/items/:id") { _ in .json(Item(id: 1, name: "x")) }
+    try await withServer(router) { _ in
+      let requester = makeRequester()
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<200 {
+          group.addTask {
+            let request = Task { try await requester.request(.item(id: index)) }
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...1500)))
+            request.cancel()
+            _ = await request.result  // a response or a cancellation; never a hang
+          }
+          if index >= 16 { try await group.next() }
+        }
+        try await group.waitForAll()
+      }
+    }
+  }
 }
