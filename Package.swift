@@ -16,7 +16,8 @@ let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 let package = Package(
   name: "Trellis",
   products: [
-    .executable(name: "Trellis", targets: ["Trellis"])
+    .executable(name: "Trellis", targets: ["Trellis"]),
+    .executable(name: "DemoServer", targets: ["DemoServer"]),
   ],
   dependencies: [],
   targets: [
@@ -77,6 +78,24 @@ let package = Package(
       path: "Modules/LoopbackServer",
       plugins: layerRule
     ),
+    .target(
+      name: "DemoBackend",
+      dependencies: ["LoopbackServer", "Network", "Core"],
+      path: "Modules/DemoBackend",
+      plugins: layerRule
+    ),
+
+    .executableTarget(
+      name: "DemoServer",
+      dependencies: ["DemoBackend", "LoopbackServer"],
+      path: "Modules/DemoServer"
+    ),
+
+    .target(
+      name: "TestSupport",
+      dependencies: ["Service", "Repository", "Network", "Core"],
+      path: "Tests/TestSupport"
+    ),
 
     // MARK: Tools
     .executableTarget(name: "LayerCheck", path: "Modules/Tools/LayerCheck"),
@@ -101,6 +120,13 @@ let package = Package(
     .testTarget(name: "CoreTests", dependencies: ["Core", "CoreTesting"]),
     .testTarget(name: "CoreTestingTests", dependencies: ["Core", "CoreTesting"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "LoopbackServer", "Core"]),
+    .testTarget(
+      name: "RepositoryTests",
+      dependencies: ["Repository", "Network", "Core", "DemoBackend", "LoopbackServer"]),
+    .testTarget(
+      name: "ServiceTests", dependencies: ["Service", "Repository", "Network", "Core", "TestSupport"]),
+    .testTarget(
+      name: "DemoBackendTests", dependencies: ["DemoBackend", "LoopbackServer", "Network", "Core"]),
   ],
   swiftLanguageModes: [.v6]
 )

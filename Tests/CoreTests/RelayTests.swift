@@ -66,3 +66,40 @@ struct RelayTests {
     #expect(relay.value == 8000)
   }
 }
+
+@Suite("Broadcast")
+struct BroadcastTests {
+  @Test func everySubscriberGetsEveryLaterEventInOrder() async {
+    let broadcast = Broadcast<Int>()
+    broadcast.send(0)  // before anyone subscribed: nobody gets it
+    var first = broadcast.events.makeAsyncIterator()
+    var second = broadcast.events.makeAsyncIterator()
+    broadcast.send(1)
+    broadcast.send(1)
+    #expect(await first.next() == 1)
+    #expect(await first.next() == 1)
+    #expect(await second.next() == 1)
+    #expect(broadcast.subscriberCount == 2)
+  }
+
+  @Test func streamsFinishWhenTheBroadcastIsReleased() async {
+    var broadcast: Broadcast<Int>? = Broadcast()
+    let events = broadcast?.events
+    broadcast?.send(7)
+    broadcast = nil
+    var received: [Int] = []
+    if let events {
+      for await event in events { received.append(event) }
+    }
+    #expect(received == [7])  // delivered, then the loop ended instead of waiting forever
+  }
+
+  @Test func aSubscriptionEndsWhenItsTaskIsCancelled() async {
+    let broadcast = Broadcast<Int>()
+    let consumer = Task { for await _ in broadcast.events {} }
+    while broadcast.subscriberCount == 0 { await Task.yield() }
+    consumer.cancel()
+    await consumer.value
+    #expect(broadcast.subscriberCount == 0)
+  }
+}

@@ -37,7 +37,7 @@ struct ErrorAndStubTests {
 
   @Test func aStubDelayIsCancellable() async {
     struct Slow: HTTPEndpoint {
-      var baseURL: URL { URL(string: "http://stub")! }
+      var baseURL: URL? { URL(string: "http://stub")! }
       var path: String { "/slow" }
       var method: HTTPMethod { .get }
       var stub: HTTPStub? { .status(200, delay: .seconds(30)) }

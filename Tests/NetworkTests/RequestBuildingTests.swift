@@ -6,7 +6,7 @@ import Testing
 @Suite("Building requests from endpoints")
 struct RequestBuildingTests {
   private func build(_ endpoint: TestAPI) throws -> HTTPRequest {
-    try HTTPRequest(endpoint: endpoint, encoder: JSONEncoder(), defaultTimeout: .seconds(7))
+    try HTTPRequest(endpoint: endpoint, baseURL: nil, encoder: JSONEncoder(), defaultTimeout: .seconds(7))
   }
 
   @Test func pathQueryMethodAndTimeout() throws {
@@ -66,13 +66,13 @@ struct RequestBuildingTests {
       }
     }
     struct Endpoint: HTTPEndpoint {
-      var baseURL: URL { URL(string: "http://127.0.0.1")! }
+      var baseURL: URL? { URL(string: "http://127.0.0.1")! }
       var path: String { "/x" }
       var method: HTTPMethod { .post }
       var body: HTTPRequestBody { .json(Unencodable()) }
     }
     #expect {
-      try HTTPRequest(endpoint: Endpoint(), encoder: JSONEncoder(), defaultTimeout: .seconds(1))
+      try HTTPRequest(endpoint: Endpoint(), baseURL: nil, encoder: JSONEncoder(), defaultTimeout: .seconds(1))
     } throws: { error in
       guard case .invalidRequest(let reason) = error as? HTTPError else { return false }
       return reason.contains("POST /x") && reason.contains("cannot be encoded")

@@ -10,7 +10,6 @@ import Foundation
 ///   case me
 ///   case updateProfile(ProfileUpdate)
 ///
-///   var baseURL: URL { ServerAddress.current }
 ///   var path: String {
 ///     switch self {
 ///     case .me, .updateProfile: "/me"
@@ -26,10 +25,13 @@ import Foundation
 /// }
 /// ```
 ///
-/// Only `baseURL`, `path` and `method` are required; everything else has a default.
+/// Only `path` and `method` are required; everything else has a default. The server's address
+/// usually comes from the ``HTTPRequester`` (it differs per environment); an endpoint served
+/// elsewhere (a CDN) sets its own ``baseURL``.
 public protocol HTTPEndpoint: Sendable {
-  /// The server's address, such as `https://api.example.com/v1`.
-  var baseURL: URL { get }
+  /// This endpoint's own server, such as `https://cdn.example.com`; `nil` (the default) uses
+  /// the requester's base URL.
+  var baseURL: URL? { get }
   /// The path appended to `baseURL`, such as `/projects/42/milestones`.
   var path: String { get }
   /// The request method.
@@ -53,6 +55,8 @@ public protocol HTTPEndpoint: Sendable {
 }
 
 extension HTTPEndpoint {
+  /// The requester's base URL.
+  public var baseURL: URL? { nil }
   /// No extra header fields.
   public var headers: HTTPHeaders { [:] }
   /// No query items.

@@ -61,12 +61,16 @@ public struct HTTPRequest: Sendable, Equatable {
 extension HTTPRequest {
   /// Builds the request `endpoint` describes: URL with query, headers, and the encoded body.
   ///
-  /// - Throws: ``HTTPError/invalidRequest(_:)`` when the URL cannot be formed or the body
-  ///   cannot be encoded.
+  /// - Parameter baseURL: The server, used when the endpoint has no ``HTTPEndpoint/baseURL``
+  ///   of its own.
+  /// - Throws: ``HTTPError/invalidRequest(_:)`` when there is no base URL, the URL cannot be
+  ///   formed or the body cannot be encoded.
   public init(
-    endpoint: some HTTPEndpoint, encoder: JSONEncoder, defaultTimeout: Duration
+    endpoint: some HTTPEndpoint, baseURL: URL?, encoder: JSONEncoder, defaultTimeout: Duration
   ) throws(HTTPError) {
-    var url = endpoint.baseURL
+    guard var url = endpoint.baseURL ?? baseURL else {
+      throw .invalidRequest("\(endpoint.summary): no base URL (set one on the requester)")
+    }
     if !endpoint.path.isEmpty {
       let path = endpoint.path.hasPrefix("/") ? String(endpoint.path.dropFirst()) : endpoint.path
       url = url.appendingPathComponent(path, isDirectory: false)

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// let userRequester = HTTPRequester<UserDataAPI>(
-///   transport: URLSessionTransport(), plugins: [authPlugin, RetryPlugin(), LoggingPlugin()])
+///   baseURL: server, transport: URLSessionTransport(),
+///   plugins: [authPlugin, RetryPlugin(), LoggingPlugin()])
 /// let user = try await userRequester.request(.me, as: UserDTO.self)
 /// ```
 ///
@@ -30,16 +31,19 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
     public init() {}
   }
 
+  /// The server of endpoints that do not name their own.
+  public let baseURL: URL?
   private let transport: any HTTPTransport
   private let plugins: [any HTTPPlugin]
   private let configuration: Configuration
 
-  /// Creates a requester that sends through `transport`, passing each request through
-  /// `plugins` in order.
+  /// Creates a requester that sends to `baseURL` through `transport`, passing each request
+  /// through `plugins` in order.
   public init(
-    transport: any HTTPTransport, plugins: [any HTTPPlugin] = [],
+    baseURL: URL? = nil, transport: any HTTPTransport, plugins: [any HTTPPlugin] = [],
     configuration: Configuration = Configuration()
   ) {
+    self.baseURL = baseURL
     self.transport = transport
     self.plugins = plugins
     self.configuration = configuration
@@ -55,7 +59,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
     async throws(HTTPError) -> HTTPResponse
   {
     let base = try HTTPRequest(
-      endpoint: endpoint, encoder: configuration.encoder,
+      endpoint: endpoint, baseURL: baseURL, encoder: configuration.encoder,
       defaultTimeout: configuration.defaultTimeout)
     var context = HTTPCallContext(endpoint: endpoint)
     while true {
@@ -105,7 +109,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
   /// open, such as an event stream.
   public func preparedRequest(for endpoint: API) async throws(HTTPError) -> HTTPRequest {
     var request = try HTTPRequest(
-      endpoint: endpoint, encoder: configuration.encoder,
+      endpoint: endpoint, baseURL: baseURL, encoder: configuration.encoder,
       defaultTimeout: configuration.defaultTimeout)
     let context = HTTPCallContext(endpoint: endpoint)
     for plugin in plugins { request = try await plugin.prepare(request, context: context) }

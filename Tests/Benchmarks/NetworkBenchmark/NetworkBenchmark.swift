@@ -54,7 +54,7 @@ enum BenchmarkAPI: HTTPEndpoint {
 
   @TaskLocal static var server = URL(string: "http://127.0.0.1:9")!
 
-  var baseURL: URL { Self.server }
+  var baseURL: URL? { Self.server }
   var path: String {
     switch self {
     case .item(let id): "/items/\(id)"

@@ -1,0 +1,90 @@
+import Foundation
+import LoopbackServer
+
+extension DemoBackend {
+  func registerAuthRoutes() {
+    router.post("/auth/login") { [self] request in
+      let settings = currentConfiguration
+      return Self.answer { () throws(DemoFailure) in
+        try login(request, lifetime: settings.accessTokenLifetime)
+      }.delayed(by: settings.baseLatency)
+    }
+
+    router.post("/auth/refresh") { [self] request in
+      let settings = currentConfiguration
+      return Self.answer { () throws(DemoFailure) in
+        try refresh(request, lifetime: settings.accessTokenLifetime)
+      }.delayed(by: settings.baseLatency)
+    }
+
+    router.post("/auth/logout") { [self] request in
+      signedIn(request) { _ throws(DemoFailure) in
+        let token = request.bearerToken ?? ""
+        state.withLock { state in
+          if let session = state.accessTokens[token]?.sessionID { state.endSession(session) }
+        }
+        return .status(204)
+      }
+    }
+  }
+
+  private func login(_ request: ServerRequest, lifetime: Duration) throws(DemoFailure)
+    -> ServerResponse
+  {
+    let credentials = try Self.decode(Wire.Credentials.self, from: request)
+    var fields: [String: String] = [:]
+    if (credentials.username ?? "").isEmpty { fields["username"] = "required" }
+    if (credentials.password ?? "").isEmpty { fields["password"] = "required" }
+    guard fields.isEmpty else {
+      throw .validation("Enter a username and a password.", fields: fields)
+    }
+    let date = now()
+    let tokens = state.withLock { state -> Wire.Tokens? in
+      guard
+        let account = state.accounts.first(where: {
+          $0.user.username == credentials.username?.lowercased()
+            && $0.password == credentials.password
+        })
+      else { return nil }
+      let issued = state.issueTokens(
+        for: account.user.id, sessionID: nil, lifetime: lifetime, now: date)
+      return Wire.Tokens(
+        accessToken: issued.access, refreshToken: issued.refresh,
+        expiresIn: Int(lifetime.components.seconds), user: account.user)
+    }
+    guard let tokens else {
+      throw DemoFailure(
+        status: 401,
+        body: Wire.Failure(code: "invalid_credentials", message: "Wrong username or password."))
+    }
+    return .json(tokens)
+  }
+
+  /// Exchanges a refresh token for new tokens; the old refresh token stops working (rotation).
+  private func refresh(_ request: ServerRequest, lifetime: Duration) throws(DemoFailure)
+    -> ServerResponse
+  {
+    let body = try Self.decode(Wire.RefreshRequest.self, from: request)
+    guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else {
+      throw .validation("A refresh token is required.", fields: ["refreshToken": "required"])
+    }
+    let date = now()
+    let tokens = state.withLock { state -> Wire.Tokens? in
+      guard let grant = state.refreshTokens.removeValue(forKey: refreshToken),
+        let user = state.user(grant.userID)
+      else { return nil }
+      let issued = state.issueTokens(
+        for: grant.userID, sessionID: grant.sessionID, lifetime: lifetime, now: date)
+      return Wire.Tokens(
+        accessToken: issued.access, refreshToken: issued.refresh,
+        expiresIn: Int(lifetime.components.seconds), user: user)
+    }
+    guard let tokens else {
+      throw DemoFailure(
+        status: 401,
+        body: Wire.Failure(
+          code: "invalid_refresh_token", message: "The session has ended. Sign in again."))
+    }
+    return .json(tokens)
+  }
+}

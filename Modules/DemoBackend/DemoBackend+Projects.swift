@@ -1,0 +1,93 @@
+import Foundation
+import LoopbackServer
+
+extension DemoBackend {
+  func registerUserRoutes() {
+    router.get("/me") { [self] request in
+      signedIn(request) { userID throws(DemoFailure) in
+        guard let user = state.withLock({ $0.user(userID) }) else {
+          throw .notFound("Your account no longer exists.")
+        }
+        return .json(user)
+      }
+    }
+
+    router.patch("/me") { [self] request in
+      signedIn(request) { userID throws(DemoFailure) in
+        let change = try Self.decode(Wire.ProfileChange.self, from: request)
+        var fields: [String: String] = [:]
+        if let name = change.displayName {
+          let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+          if trimmed.isEmpty { fields["displayName"] = "required" }
+          if trimmed.count > 40 { fields["displayName"] = "at most 40 characters" }
+        }
+        if let title = change.title, title.count > 60 { fields["title"] = "at most 60 characters" }
+        if let bio = change.bio, bio.count > 280 { fields["bio"] = "at most 280 characters" }
+        guard fields.isEmpty else {
+          let message =
+            fields["displayName"] == "required"
+            ? "Display name is required." : "Some fields are too long."
+          throw .validation(message, fields: fields)
+        }
+        let updated = state.withLock { state -> Wire.User? in
+          guard let index = state.accounts.firstIndex(where: { $0.user.id == userID }) else {
+            return nil
+          }
+          if let name = change.displayName {
+            state.accounts[index].user.displayName = name.trimmingCharacters(
+              in: .whitespacesAndNewlines)
+          }
+          if let title = change.title { state.accounts[index].user.title = title }
+          if let bio = change.bio { state.accounts[index].user.bio = bio }
+          return state.accounts[index].user
+        }
+        guard let updated else { throw .notFound("Your account no longer exists.") }
+        return .json(updated)
+      }
+    }
+  }
+
+  func registerProjectRoutes() {
+    router.get("/projects") { [self] request in
+      signedIn(request) { userID throws(DemoFailure) in
+        .json(
+          state.withLock { state in
+            state.projects.filter { state.role(of: userID, in: $0.id) != nil }
+          })
+      }
+    }
+
+    projectRoute("milestones") { state, projectID, _ in .json(state.milestones[projectID] ?? []) }
+    projectRoute("tags") { state, projectID, _ in .json(state.tags[projectID] ?? []) }
+    projectRoute("members") { state, projectID, _ in
+      let members = (state.roles[projectID] ?? [:]).sorted { $0.key < $1.key }.compactMap {
+        userID, role in
+        state.user(userID).map { Wire.Member(userID: userID, displayName: $0.displayName, role: role) }
+      }
+      return .json(members)
+    }
+    projectRoute("permissions") { state, projectID, userID in
+      .json(state.permissions(of: userID, in: projectID))
+    }
+    projectRoute("tasks") { state, projectID, _ in
+      .json(state.tasks.filter { $0.projectID == projectID }.sorted { $0.id > $1.id })
+    }
+  }
+
+  /// `GET /projects/:id/<resource>` for members of the project, with the project's latency.
+  private func projectRoute(
+    _ resource: String,
+    _ answer: @escaping @Sendable (DemoState, Int, Int) -> ServerResponse
+  ) {
+    router.get("/projects/:id/\(resource)") { [self] request in
+      let projectID = Int(request.pathParameters["id"] ?? "") ?? -1
+      return signedIn(request, latency: latency(forProject: projectID)) {
+        userID throws(DemoFailure) in
+        try state.withLock { state throws(DemoFailure) in
+          _ = try state.project(projectID, visibleTo: userID)
+          return answer(state, projectID, userID)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import LoopbackServer
+
+extension DemoBackend {
+  func registerTaskRoutes() {
+    router.post("/projects/:id/tasks") { [self] request in
+      let projectID = Int(request.pathParameters["id"] ?? "") ?? -1
+      var created: Wire.Task?
+      let response = signedIn(request) { userID throws(DemoFailure) in
+        let draft = try Self.decode(Wire.NewTask.self, from: request)
+        let date = now()
+        let task = try state.withLock { state throws(DemoFailure) in
+          let project = try state.project(projectID, visibleTo: userID)
+          guard state.permissions(of: userID, in: projectID).canCreateTasks else {
+            throw .forbidden("Viewers cannot create tasks in \(project.name).")
+          }
+          try Self.validate(draft, in: projectID, state: state, userID: userID)
+          return state.addTask(draft, projectID: projectID, userID: userID, at: date)
+        }
+        created = task
+        return .json(task, status: 201)
+      }
+      if let created { publish(taskCreated: created) }
+      return response
+    }
+  }
+
+  private static func validate(
+    _ draft: Wire.NewTask, in projectID: Int, state: DemoState, userID: Int
+  ) throws(DemoFailure) {
+    var fields: [String: String] = [:]
+    let title = draft.title.trimmingCharacters(in: .whitespacesAndNewlines)
+    if title.isEmpty { fields["title"] = "required" }
+    if title.count > 120 { fields["title"] = "at most 120 characters" }
+    if let milestone = draft.milestoneID,
+      !(state.milestones[projectID] ?? []).contains(where: { $0.id == milestone })
+    {
+      fields["milestoneID"] = "not a milestone of this project"
+    }
+    let tagIDs = Set((state.tags[projectID] ?? []).map(\.id))
+    if !(draft.tagIDs ?? []).allSatisfy(tagIDs.contains) {
+      fields["tagIDs"] = "not tags of this project"
+    }
+    if !(draft.assigneeIDs ?? []).allSatisfy({ state.role(of: $0, in: projectID) != nil }) {
+      fields["assigneeIDs"] = "not members of this project"
+    }
+    if !(draft.attachmentIDs ?? []).allSatisfy({ state.files[$0]?.ownerID == userID }) {
+      fields["attachmentIDs"] = "not files you uploaded"
+    }
+    guard fields.isEmpty else {
+      let message = fields["title"] == "required" ? "Title is required." : "Check the highlighted fields."
+      throw .validation(message, fields: fields)
+    }
+  }
+
+  func registerFileRoutes() {
+    router.post("/files") { [self] request in
+      let settings = currentConfiguration
+      return signedIn(request, latency: settings.uploadLatency) { userID throws(DemoFailure) in
+        guard !settings.failsUploads else {
+          throw .unavailable("The upload failed on the server. Try again.", code: "upload_failed")
+        }
+        guard let parts = request.multipartParts,
+          let file = parts.first(where: { $0.name == "file" && $0.fileName != nil })
+        else {
+          throw .validation(
+            "Send the file as the multipart part named \"file\".", fields: ["file": "required"])
+        }
+        guard file.data.count <= 5 * 1024 * 1024 else {
+          throw DemoFailure(
+            status: 413,
+            body: Wire.Failure(code: "too_large", message: "Files can be at most 5 MB."))
+        }
+        let info = state.withLock { state in
+          let info = Wire.FileInfo(
+            id: state.nextFileID, name: file.fileName ?? "file", size: file.data.count,
+            contentType: file.contentType ?? "application/octet-stream")
+          state.nextFileID += 1
+          state.files[info.id] = (info, userID)
+          return info
+        }
+        return .json(info, status: 201)
+      }
+    }
+  }
+}

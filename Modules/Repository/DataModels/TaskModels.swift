@@ -1,0 +1,101 @@
+import Foundation
+
+/// An uploaded file.
+public struct FileModel: Codable, Sendable, Equatable {
+  /// The file's id, to attach it to a task.
+  public var id: Int
+  /// The file name.
+  public var name: String
+  /// The size in bytes.
+  public var size: Int
+  /// The MIME type.
+  public var contentType: String
+
+  /// Creates a file.
+  public init(id: Int, name: String, size: Int, contentType: String) {
+    self.id = id
+    self.name = name
+    self.size = size
+    self.contentType = contentType
+  }
+}
+
+/// A task.
+public struct TaskModel: Codable, Sendable, Equatable {
+  /// The task's id.
+  public var id: Int
+  /// The project it belongs to.
+  public var projectID: Int
+  /// Its title.
+  public var title: String
+  /// Its description.
+  public var body: String
+  /// Its milestone, if any.
+  public var milestoneID: Int?
+  /// Its tags.
+  public var tagIDs: [Int]
+  /// The users it is assigned to.
+  public var assigneeIDs: [Int]
+  /// Its attached files.
+  public var attachments: [FileModel]
+  /// Who created it.
+  public var createdBy: Int
+  /// When it was created.
+  public var createdAt: Date
+
+  /// Creates a task.
+  public init(
+    id: Int, projectID: Int, title: String, body: String, milestoneID: Int?, tagIDs: [Int],
+    assigneeIDs: [Int], attachments: [FileModel], createdBy: Int, createdAt: Date
+  ) {
+    self.id = id
+    self.projectID = projectID
+    self.title = title
+    self.body = body
+    self.milestoneID = milestoneID
+    self.tagIDs = tagIDs
+    self.assigneeIDs = assigneeIDs
+    self.attachments = attachments
+    self.createdBy = createdBy
+    self.createdAt = createdAt
+  }
+}
+
+/// `POST /projects/:id/tasks`'s body.
+public struct NewTaskModel: Codable, Sendable, Equatable {
+  /// The title (required).
+  public var title: String
+  /// The description.
+  public var body: String
+  /// The milestone, if any.
+  public var milestoneID: Int?
+  /// The tags.
+  public var tagIDs: [Int]
+  /// The assignees.
+  public var assigneeIDs: [Int]
+  /// Files uploaded beforehand.
+  public var attachmentIDs: [Int]
+
+  /// Creates a new task's body.
+  public init(
+    title: String, body: String = "", milestoneID: Int? = nil, tagIDs: [Int] = [],
+    assigneeIDs: [Int] = [], attachmentIDs: [Int] = []
+  ) {
+    self.title = title
+    self.body = body
+    self.milestoneID = milestoneID
+    self.tagIDs = tagIDs
+    self.assigneeIDs = assigneeIDs
+    self.attachmentIDs = attachmentIDs
+  }
+}
+
+/// An event from the server's event stream.
+public enum ServerEventModel: Sendable, Equatable {
+  /// A task was created (possibly by someone else).
+  case taskCreated(TaskModel)
+  /// The signed-in user's session was ended on the server.
+  case sessionRevoked(reason: String)
+  /// An event this version of the app does not know; ignored.
+  case unknown(name: String)
+}

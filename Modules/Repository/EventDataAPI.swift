@@ -1,0 +1,16 @@
+import Network
+
+/// The server's event stream.
+public enum EventDataAPI: HTTPEndpoint {
+  /// `GET /events`: `text/event-stream` of `task.created` and `session.revoked`.
+  case stream
+
+  /// `/events`.
+  public var path: String { "/events" }
+
+  /// `GET`.
+  public var method: HTTPMethod { .get }
+
+  /// An event stream stays open: no timeout between events.
+  public var timeout: Duration? { .seconds(24 * 3600) }
+}

@@ -1,0 +1,63 @@
+import Core
+import Foundation
+import Network
+
+/// The server's event stream, decoded.
+public protocol EventRepo: Sendable {
+  /// The stream's connection state.
+  var connectionState: Relay<EventStreamState> { get }
+  /// Connects and yields events until the consuming task is cancelled, reconnecting (with
+  /// `Last-Event-ID`) when the connection drops.
+  func events() -> AsyncStream<ServerEventModel>
+}
+
+/// The ``EventRepo`` over ``EventDataAPI`` and an `EventStreamClient`.
+public final class EventRepoImpl: EventRepo {
+  private let client: EventStreamClient
+  private let logger: Logger
+
+  /// Creates the repository; each connection passes through `requester`'s plugins.
+  public init(
+    requester: HTTPRequester<EventDataAPI>, transport: any StreamingHTTPTransport,
+    policy: EventStreamClient.ReconnectPolicy = EventStreamClient.ReconnectPolicy(),
+    logger: Logger = Logger(category: "EventRepo")
+  ) {
+    client = EventStreamClient(
+      endpoint: .stream, requester: requester, transport: transport, policy: policy)
+    self.logger = logger
+  }
+
+  /// See ``EventRepo/connectionState``.
+  public var connectionState: Relay<EventStreamState> { client.state }
+
+  /// See ``EventRepo/events()``.
+  public func events() -> AsyncStream<ServerEventModel> {
+    let raw = client.events()
+    let logger = logger
+    let (stream, continuation) = AsyncStream<ServerEventModel>.makeStream()
+    let task = Task {
+      for await event in raw { continuation.yield(Self.decode(event, logger: logger)) }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+
+  static func decode(_ event: ServerSentEvent, logger: Logger) -> ServerEventModel {
+    switch event.event {
+    case "task.created":
+      do {
+        return .taskCreated(
+          try RepositoryCoding.decoder.decode(TaskModel.self, from: Data(event.data.utf8)))
+      } catch {
+        logger.warning("Ignored a malformed task.created event: \(error)")
+        return .unknown(name: event.event)
+      }
+    case "session.revoked":
+      let reason = (try? JSONDecoder().decode([String: String].self, from: Data(event.data.utf8)))?["reason"]
+      return .sessionRevoked(reason: reason ?? "revoked")
+    default:
+      return .unknown(name: event.event)
+    }
+  }
+}

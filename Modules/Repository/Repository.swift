@@ -1,1 +1,0 @@
-// The Repository layer. See README.md for what belongs here.

@@ -1,0 +1,116 @@
+import Foundation
+import Network
+
+/// What can go wrong in a repository, in terms the layers above can act on. Every case
+/// carries a sentence a person can read (the server's own message when it sent one).
+///
+/// | Case | When |
+/// |---|---|
+/// | `offline` | the server could not be reached, timed out, or the connection dropped |
+/// | `unauthorized` | no session, the session ended, or the server refused the credentials (401) |
+/// | `forbidden` | the user may not do this (403) |
+/// | `notFound` | the thing does not exist (404) |
+/// | `validation` | the input was refused (400, 409, 413, 422), with a message per field |
+/// | `server` | the server failed (5xx, 429, others) |
+/// | `invalidResponse` | the response did not decode |
+/// | `cancelled` | the caller cancelled |
+public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The server could not be reached.
+  case offline(String)
+  /// There is no valid session.
+  case unauthorized(String)
+  /// The user may not do this.
+  case forbidden(String)
+  /// The thing does not exist.
+  case notFound(String)
+  /// The input was refused; `fields` maps field names to what is wrong with them.
+  case validation(String, fields: [String: String])
+  /// The server failed with `status`.
+  case server(status: Int, String)
+  /// The response did not have the expected shape.
+  case invalidResponse(String)
+  /// The caller cancelled.
+  case cancelled
+
+  /// The readable message.
+  public var message: String {
+    switch self {
+    case .offline(let message), .unauthorized(let message), .forbidden(let message),
+      .notFound(let message), .validation(let message, _), .server(_, let message),
+      .invalidResponse(let message):
+      message
+    case .cancelled: "Cancelled."
+    }
+  }
+
+  /// The readable message.
+  public var description: String { message }
+
+  /// Translates a Network error, reading the server's JSON error body when there is one.
+  public init(_ error: HTTPError) {
+    switch error {
+    case .transport(let failure):
+      switch failure.kind {
+      case .cancelled: self = .cancelled
+      case .timedOut: self = .offline("The server took too long to answer.")
+      case .cannotConnect: self = .offline("The server cannot be reached. Check the connection.")
+      case .connectionLost: self = .offline("The connection to the server was lost.")
+      case .other: self = .offline("The request failed: \(failure.detail)")
+      }
+    case .unacceptableStatus(let response):
+      self = Self(status: response.status, body: try? response.decode(APIErrorModel.self))
+    case .decoding(let failure):
+      self = .invalidResponse("The server sent something unexpected (\(failure)).")
+    case .authentication(let failure):
+      switch failure {
+      case .notSignedIn: self = .unauthorized("You are signed out. Sign in to continue.")
+      case .refreshFailed, .rejected, .refreshLoop:
+        self = .unauthorized("Your session has ended. Sign in again.")
+      }
+    case .invalidRequest(let reason):
+      self = .validation("The request could not be made: \(reason)", fields: [:])
+    }
+  }
+
+  private init(status: Int, body: APIErrorModel?) {
+    let message = body?.message ?? "The server answered with status \(status)."
+    switch status {
+    case 401: self = .unauthorized(message)
+    case 403: self = .forbidden(message)
+    case 404: self = .notFound(message)
+    case 400, 409, 413, 422: self = .validation(message, fields: body?.fields ?? [:])
+    default: self = .server(status: status, message)
+    }
+  }
+}
+
+/// How repositories decode responses: dates as ISO 8601.
+enum RepositoryCoding {
+  static let decoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }()
+}
+
+extension HTTPRequester {
+  /// Sends `endpoint` and decodes the body, with repository errors.
+  func fetch<Value: Decodable>(_ endpoint: API, as type: Value.Type) async throws(RepositoryError)
+    -> Value
+  {
+    do {
+      return try await request(endpoint).decode(type, using: RepositoryCoding.decoder)
+    } catch {
+      throw RepositoryError(error)
+    }
+  }
+
+  /// Sends `endpoint`, ignoring the body, with repository errors.
+  func send(_ endpoint: API) async throws(RepositoryError) {
+    do {
+      _ = try await request(endpoint)
+    } catch {
+      throw RepositoryError(error)
+    }
+  }
+}

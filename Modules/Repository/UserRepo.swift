@@ -1,0 +1,48 @@
+import Network
+
+/// The signed-in user's data.
+///
+/// Caching: the user is kept for five minutes; ``updateProfile(_:)`` replaces it with the
+/// server's answer; ``clear()`` forgets it (sign-out).
+public protocol UserRepo: Sendable {
+  /// The signed-in user, from the cache unless `forceRefresh` or stale.
+  func currentUser(forceRefresh: Bool) async throws(RepositoryError) -> UserModel
+  /// Changes the profile and returns the updated user.
+  func updateProfile(_ change: ProfileChangeModel) async throws(RepositoryError) -> UserModel
+  /// Forgets the cached user.
+  func clear()
+}
+
+/// The ``UserRepo`` that calls ``UserDataAPI`` (FLo's `userDataRepoImpl`).
+public final class UserRepoImpl: UserRepo {
+  private let requester: HTTPRequester<UserDataAPI>
+  private let cache: RepoCache<String, UserModel>
+
+  /// Creates the repository.
+  public init(requester: HTTPRequester<UserDataAPI>, lifetime: Duration = .seconds(300)) {
+    self.requester = requester
+    cache = RepoCache(lifetime: lifetime)
+  }
+
+  /// See ``UserRepo/currentUser(forceRefresh:)``.
+  public func currentUser(forceRefresh: Bool = false) async throws(RepositoryError) -> UserModel
+  {
+    try await cache.value(for: "me", forceRefresh: forceRefresh) { () throws(RepositoryError) in
+      try await requester.fetch(.me, as: UserModel.self)
+    }
+  }
+
+  /// See ``UserRepo/updateProfile(_:)``.
+  public func updateProfile(_ change: ProfileChangeModel) async throws(RepositoryError)
+    -> UserModel
+  {
+    let user = try await requester.fetch(.updateProfile(change), as: UserModel.self)
+    cache.store(user, for: "me")
+    return user
+  }
+
+  /// See ``UserRepo/clear()``.
+  public func clear() {
+    cache.invalidateAll()
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import Network
+
+/// A signed-in session as it is saved: tokens, expiry, and the user.
+public struct Session: Sendable, Equatable, Codable {
+  /// The bearer token.
+  public var accessToken: String
+  /// When the bearer token expires.
+  public var expiresAt: Date
+  /// The token that buys a new bearer token.
+  public var refreshToken: String
+  /// The signed-in user.
+  public var user: User
+
+  /// Creates a session.
+  public init(accessToken: String, expiresAt: Date, refreshToken: String, user: User) {
+    self.accessToken = accessToken
+    self.expiresAt = expiresAt
+    self.refreshToken = refreshToken
+    self.user = user
+  }
+
+  /// The access token as the auth plugin takes it.
+  public var token: AccessToken {
+    AccessToken(value: accessToken, expiresAt: expiresAt)
+  }
+}
+
+/// Keeps the session between launches.
+public protocol SessionStore: Sendable {
+  /// The saved session; `nil` when none is saved.
+  ///
+  /// - Throws: ``SessionStoreError/corrupt(_:)`` when the saved data cannot be read.
+  func load() throws(SessionStoreError) -> Session?
+  /// Saves `session`, replacing any saved one.
+  func save(_ session: Session) throws(SessionStoreError)
+  /// Removes the saved session.
+  func clear() throws(SessionStoreError)
+}
+
+/// Why a session store failed.
+public enum SessionStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The saved session is unreadable.
+  case corrupt(String)
+  /// The session could not be written or removed.
+  case io(String)
+
+  /// A one-line explanation.
+  public var description: String {
+    switch self {
+    case .corrupt(let reason): "the saved session is unreadable: \(reason)"
+    case .io(let reason): "the session file could not be written: \(reason)"
+    }
+  }
+}
+
+/// Keeps the session in memory only: for tests and for apps that should forget on quit.
+public final class InMemorySessionStore: SessionStore {
+  private let session = Mutex<Session?>(nil)
+
+  /// Creates an empty store.
+  public init(session: Session? = nil) {
+    self.session.withLock { $0 = session }
+  }
+
+  /// The kept session.
+  public func load() throws(SessionStoreError) -> Session? { session.withLock { $0 } }
+  /// Keeps `session`.
+  public func save(_ session: Session) throws(SessionStoreError) {
+    self.session.withLock { $0 = session }
+  }
+  /// Forgets the session.
+  public func clear() throws(SessionStoreError) { session.withLock { $0 = nil } }
+}

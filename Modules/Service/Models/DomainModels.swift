@@ -1,0 +1,240 @@
+import Foundation
+
+/// A user of the app.
+public struct User: Sendable, Equatable, Codable {
+  /// The user's id.
+  public var id: Int
+  /// The sign-in name.
+  public var username: String
+  /// The name shown in the app.
+  public var displayName: String
+  /// The e-mail address.
+  public var email: String
+  /// The job title.
+  public var title: String
+  /// A short biography.
+  public var bio: String
+
+  /// Creates a user.
+  public init(
+    id: Int, username: String, displayName: String, email: String = "", title: String = "",
+    bio: String = ""
+  ) {
+    self.id = id
+    self.username = username
+    self.displayName = displayName
+    self.email = email
+    self.title = title
+    self.bio = bio
+  }
+}
+
+/// A project the user works in.
+public struct Project: Sendable, Equatable, Identifiable {
+  /// The project's id.
+  public var id: Int
+  /// A short key, such as `MOB`.
+  public var key: String
+  /// The project's name.
+  public var name: String
+
+  /// Creates a project.
+  public init(id: Int, key: String, name: String) {
+    self.id = id
+    self.key = key
+    self.name = name
+  }
+}
+
+/// A milestone of a project.
+public struct Milestone: Sendable, Equatable, Identifiable {
+  /// The milestone's id.
+  public var id: Int
+  /// Its name.
+  public var name: String
+
+  /// Creates a milestone.
+  public init(id: Int, name: String) {
+    self.id = id
+    self.name = name
+  }
+}
+
+/// A tag of a project.
+public struct Tag: Sendable, Equatable, Identifiable {
+  /// The tag's id.
+  public var id: Int
+  /// Its name.
+  public var name: String
+
+  /// Creates a tag.
+  public init(id: Int, name: String) {
+    self.id = id
+    self.name = name
+  }
+}
+
+/// A member of a project.
+public struct Member: Sendable, Equatable, Identifiable {
+  /// The member's user id.
+  public var id: Int
+  /// The member's name.
+  public var displayName: String
+  /// The member's role.
+  public var role: String
+
+  /// Creates a member.
+  public init(id: Int, displayName: String, role: String) {
+    self.id = id
+    self.displayName = displayName
+    self.role = role
+  }
+}
+
+/// What the signed-in user may do in a project.
+public struct ProjectPermissions: Sendable, Equatable {
+  /// The user's role.
+  public var role: String
+  /// Whether the user may create tasks.
+  public var canCreateTasks: Bool
+  /// Whether the user may assign tasks.
+  public var canAssign: Bool
+  /// Whether the user may attach files.
+  public var canUpload: Bool
+
+  /// Creates permissions.
+  public init(role: String, canCreateTasks: Bool, canAssign: Bool, canUpload: Bool) {
+    self.role = role
+    self.canCreateTasks = canCreateTasks
+    self.canAssign = canAssign
+    self.canUpload = canUpload
+  }
+}
+
+/// Everything the task form needs once a project is chosen, fetched at once.
+public struct ProjectContext: Sendable, Equatable {
+  /// The project's id.
+  public var projectID: Int
+  /// Its milestones.
+  public var milestones: [Milestone]
+  /// Its tags.
+  public var tags: [Tag]
+  /// Its members.
+  public var members: [Member]
+  /// The user's permissions in it.
+  public var permissions: ProjectPermissions
+
+  /// Creates a context.
+  public init(
+    projectID: Int, milestones: [Milestone], tags: [Tag], members: [Member],
+    permissions: ProjectPermissions
+  ) {
+    self.projectID = projectID
+    self.milestones = milestones
+    self.tags = tags
+    self.members = members
+    self.permissions = permissions
+  }
+}
+
+/// A file attached to a task.
+public struct Attachment: Sendable, Equatable, Identifiable {
+  /// The uploaded file's id.
+  public var id: Int
+  /// The file name.
+  public var name: String
+  /// The size in bytes.
+  public var size: Int
+
+  /// Creates an attachment.
+  public init(id: Int, name: String, size: Int) {
+    self.id = id
+    self.name = name
+    self.size = size
+  }
+}
+
+/// A task (named `TaskItem` so it never shadows Swift's `Task`).
+public struct TaskItem: Sendable, Equatable, Identifiable {
+  /// The task's id.
+  public var id: Int
+  /// Its project.
+  public var projectID: Int
+  /// Its title.
+  public var title: String
+  /// Its milestone, if any.
+  public var milestoneID: Int?
+  /// Its tags.
+  public var tagIDs: [Int]
+  /// Its assignees.
+  public var assigneeIDs: [Int]
+  /// Its attachments.
+  public var attachments: [Attachment]
+  /// Who created it.
+  public var createdBy: Int
+
+  /// Creates a task.
+  public init(
+    id: Int, projectID: Int, title: String, milestoneID: Int? = nil, tagIDs: [Int] = [],
+    assigneeIDs: [Int] = [], attachments: [Attachment] = [], createdBy: Int = 0
+  ) {
+    self.id = id
+    self.projectID = projectID
+    self.title = title
+    self.milestoneID = milestoneID
+    self.tagIDs = tagIDs
+    self.assigneeIDs = assigneeIDs
+    self.attachments = attachments
+    self.createdBy = createdBy
+  }
+}
+
+/// A task being composed.
+public struct TaskDraft: Sendable, Equatable {
+  /// The project to create it in.
+  public var projectID: Int
+  /// The title.
+  public var title: String
+  /// The description.
+  public var body: String
+  /// The milestone, if any.
+  public var milestoneID: Int?
+  /// The tags.
+  public var tagIDs: [Int]
+  /// The assignees.
+  public var assigneeIDs: [Int]
+  /// Files uploaded for it.
+  public var attachmentIDs: [Int]
+
+  /// Creates a draft.
+  public init(
+    projectID: Int, title: String, body: String = "", milestoneID: Int? = nil,
+    tagIDs: [Int] = [], assigneeIDs: [Int] = [], attachmentIDs: [Int] = []
+  ) {
+    self.projectID = projectID
+    self.title = title
+    self.body = body
+    self.milestoneID = milestoneID
+    self.tagIDs = tagIDs
+    self.assigneeIDs = assigneeIDs
+    self.attachmentIDs = attachmentIDs
+  }
+}
+
+/// The connection to the server's event stream, for a banner.
+public enum ConnectionState: Sendable, Equatable {
+  /// Not connected, or not trying (signed out).
+  case offline
+  /// Connecting or reconnecting.
+  case connecting
+  /// Connected: server events arrive.
+  case online
+}
+
+/// Something the server announced.
+public enum ServerEvent: Sendable, Equatable {
+  /// A task was created, possibly by someone else.
+  case taskCreated(TaskItem)
+  /// The user's session was ended on the server.
+  case sessionRevoked
+}

@@ -1,1 +1,0 @@
-// The Service layer. See README.md for what belongs here.

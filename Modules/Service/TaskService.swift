@@ -1,0 +1,104 @@
+import Core
+import Repository
+
+/// Projects, the task form's project context, and tasks.
+public protocol TaskService: Sendable {
+  /// The user's projects.
+  func projects(forceRefresh: Bool) async throws(ServiceError) -> [Project]
+  /// A project's milestones, tags, members and the user's permissions, fetched concurrently
+  /// and returned together (the task form needs all four when the project changes).
+  func projectContext(projectID: Int) async throws(ServiceError) -> ProjectContext
+  /// A project's tasks, newest first.
+  func tasks(projectID: Int, forceRefresh: Bool) async throws(ServiceError) -> [TaskItem]
+  /// Creates a task.
+  func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem
+}
+
+/// The ``TaskService`` over a ``ProjectRepo`` and a ``TaskRepo``.
+public final class TaskServiceImpl: TaskService {
+  private let projectRepo: any ProjectRepo
+  private let taskRepo: any TaskRepo
+  private let sessionObservation: ObservationToken
+
+  /// Creates the service. It clears the repositories' caches whenever the session ends.
+  public init(
+    projectRepo: any ProjectRepo, taskRepo: any TaskRepo, sessionState: Relay<SessionState>
+  ) {
+    self.projectRepo = projectRepo
+    self.taskRepo = taskRepo
+    sessionObservation = sessionState.observe { state in
+      guard state.user == nil else { return }
+      projectRepo.clear()
+      taskRepo.clear()
+    }
+  }
+
+  /// See ``TaskService/projects(forceRefresh:)``.
+  public func projects(forceRefresh: Bool = false) async throws(ServiceError) -> [Project] {
+    do {
+      return try await projectRepo.projects(forceRefresh: forceRefresh).map {
+        Project(id: $0.id, key: $0.key, name: $0.name)
+      }
+    } catch {
+      throw ServiceError(error)
+    }
+  }
+
+  /// See ``TaskService/projectContext(projectID:)``. The four requests are in flight at once;
+  /// the first failure cancels the others.
+  public func projectContext(projectID: Int) async throws(ServiceError) -> ProjectContext {
+    let projectRepo = projectRepo
+    do {
+      async let milestones = projectRepo.milestones(projectID: projectID, forceRefresh: false)
+      async let tags = projectRepo.tags(projectID: projectID, forceRefresh: false)
+      async let members = projectRepo.members(projectID: projectID, forceRefresh: false)
+      async let permissions = projectRepo.permissions(projectID: projectID, forceRefresh: false)
+      let (milestoneModels, tagModels, memberModels, permissionModel) = try await (
+        milestones, tags, members, permissions
+      )
+      return ProjectContext(
+        projectID: projectID,
+        milestones: milestoneModels.map { Milestone(id: $0.id, name: $0.name) },
+        tags: tagModels.map { Tag(id: $0.id, name: $0.name) },
+        members: memberModels.map { Member(id: $0.userID, displayName: $0.displayName, role: $0.role) },
+        permissions: ProjectPermissions(
+          role: permissionModel.role, canCreateTasks: permissionModel.canCreateTasks,
+          canAssign: permissionModel.canAssign, canUpload: permissionModel.canUpload))
+    } catch let error as RepositoryError {
+      throw ServiceError(error)
+    } catch {
+      throw ServiceError(.cancelled, "Cancelled.")
+    }
+  }
+
+  /// See ``TaskService/tasks(projectID:forceRefresh:)``.
+  public func tasks(projectID: Int, forceRefresh: Bool = false) async throws(ServiceError)
+    -> [TaskItem]
+  {
+    do {
+      return try await taskRepo.tasks(projectID: projectID, forceRefresh: forceRefresh).map {
+        TaskItem($0)
+      }
+    } catch {
+      throw ServiceError(error)
+    }
+  }
+
+  /// See ``TaskService/createTask(_:)``. A blank title is refused before any request.
+  public func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem {
+    guard !draft.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw ServiceError(.validation, "Title is required.", fields: ["title": "required"])
+    }
+    do {
+      return TaskItem(
+        try await taskRepo.createTask(
+          projectID: draft.projectID,
+          NewTaskModel(
+            title: draft.title, body: draft.body, milestoneID: draft.milestoneID,
+            tagIDs: draft.tagIDs, assigneeIDs: draft.assigneeIDs,
+            attachmentIDs: draft.attachmentIDs)))
+    } catch {
+      throw ServiceError(error)
+    }
+  }
+}

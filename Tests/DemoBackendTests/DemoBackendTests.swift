@@ -1,0 +1,342 @@
+import Foundation
+import LoopbackServer
+import Network
+import Synchronization
+import Testing
+
+@testable import DemoBackend
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+  private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+  var now: Date { date.withLock { $0 } }
+  func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// Calls the backend's router in process.
+struct Client {
+  let backend: DemoBackend
+
+  func call(
+    _ method: HTTPMethod, _ path: String, token: String? = nil, json: String? = nil,
+    headers: HTTPHeaders = [:], body: Data? = nil
+  ) async -> ServerResponse {
+    var allHeaders = headers
+    if let token { allHeaders["Authorization"] = "Bearer \(token)" }
+    if json != nil { allHeaders["Content-Type"] = "application/json" }
+    let request = ServerRequest(
+      method: method, path: path, headers: allHeaders,
+      body: body ?? json.map { Data($0.utf8) } ?? Data())
+    return await backend.router.handle(request)
+  }
+
+  func login(_ username: String = "alice", _ password: String? = nil) async throws -> Wire.Tokens {
+    let response = await call(
+      .post, "/auth/login",
+      json: #"{"username":"\#(username)","password":"\#(password ?? username + "1234")"}"#)
+    #expect(response.status == 200)
+    return try decode(Wire.Tokens.self, response)
+  }
+}
+
+func decode<Value: Decodable>(_ type: Value.Type, _ response: ServerResponse) throws -> Value {
+  guard case .data(let data) = response.body else { throw CocoaError(.coderInvalidValue) }
+  let decoder = JSONDecoder()
+  decoder.dateDecodingStrategy = .iso8601
+  return try decoder.decode(type, from: data)
+}
+
+func failure(_ response: ServerResponse) throws -> Wire.Failure {
+  try decode(Wire.Failure.self, response)
+}
+
+@Suite("Demo backend: auth")
+struct DemoAuthTests {
+  @Test func signInReturnsTokensAndTheUser() async throws {
+    let client = Client(backend: DemoBackend())
+    let tokens = try await client.login()
+    #expect(tokens.user.username == "alice")
+    #expect(tokens.expiresIn == 300)
+    #expect(tokens.accessToken.hasPrefix("at_"))
+    let me = await client.call(.get, "/me", token: tokens.accessToken)
+    #expect(try decode(Wire.User.self, me).displayName == "Alice Kim")
+  }
+
+  @Test func wrongCredentialsAre401WithAMessage() async throws {
+    let client = Client(backend: DemoBackend())
+    let response = await client.call(
+      .post, "/auth/login", json: #"{"username":"alice","password":"nope"}"#)
+    #expect(response.status == 401)
+    #expect(try failure(response) == Wire.Failure(code: "invalid_credentials", message: "Wrong username or password."))
+  }
+
+  @Test func missingCredentialsAreAValidationError() async throws {
+    let client = Client(backend: DemoBackend())
+    let response = await client.call(.post, "/auth/login", json: #"{"username":""}"#)
+    #expect(response.status == 422)
+    #expect(try failure(response).fields == ["username": "required", "password": "required"])
+    let garbage = await client.call(.post, "/auth/login", json: "not json")
+    #expect(garbage.status == 400)
+  }
+
+  @Test func noTokenIs401AndAnExpiredTokenIs401() async throws {
+    let clock = ManualClock()
+    let client = Client(backend: DemoBackend(now: { clock.now }))
+    #expect(await client.call(.get, "/me").status == 401)
+    #expect(await client.call(.get, "/me", token: "at_forged").status == 401)
+    let tokens = try await client.login()
+    #expect(await client.call(.get, "/me", token: tokens.accessToken).status == 200)
+    clock.advance(by: 301)
+    let expired = await client.call(.get, "/me", token: tokens.accessToken)
+    #expect(expired.status == 401)
+    #expect(try failure(expired).message == "The access token has expired.")
+  }
+
+  @Test func refreshRotatesTheRefreshToken() async throws {
+    let client = Client(backend: DemoBackend())
+    let tokens = try await client.login()
+    let refreshed = await client.call(
+      .post, "/auth/refresh", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
+    let fresh = try decode(Wire.Tokens.self, refreshed)
+    #expect(fresh.accessToken != tokens.accessToken)
+    #expect(await client.call(.get, "/me", token: fresh.accessToken).status == 200)
+    let reused = await client.call(
+      .post, "/auth/refresh", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
+    #expect(reused.status == 401)
+    #expect(try failure(reused).code == "invalid_refresh_token")
+  }
+
+  @Test func logoutEndsTheSession() async throws {
+    let client = Client(backend: DemoBackend())
+    let tokens = try await client.login()
+    #expect(await client.call(.post, "/auth/logout", token: tokens.accessToken).status == 204)
+    #expect(await client.call(.get, "/me", token: tokens.accessToken).status == 401)
+    let refresh = await client.call(
+      .post, "/auth/refresh", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
+    #expect(refresh.status == 401)
+  }
+
+  @Test func theTokenLifetimeIsConfigurable() async throws {
+    let backend = DemoBackend(configuration: .demo)
+    #expect(try await Client(backend: backend).login().expiresIn == 30)
+  }
+}
+
+@Suite("Demo backend: user, projects and tasks")
+struct DemoDataTests {
+  @Test func theProfileCanBeChangedAndIsValidated() async throws {
+    let client = Client(backend: DemoBackend())
+    let token = try await client.login().accessToken
+    let changed = await client.call(
+      .patch, "/me", token: token, json: #"{"displayName":"Alice K.","bio":"Hello"}"#)
+    #expect(try decode(Wire.User.self, changed).displayName == "Alice K.")
+    let blank = await client.call(.patch, "/me", token: token, json: #"{"displayName":"  "}"#)
+    #expect(blank.status == 422)
+    #expect(try failure(blank) == Wire.Failure(
+      code: "validation_failed", message: "Display name is required.", fields: ["displayName": "required"]))
+  }
+
+  @Test func projectsListOnlyTheUsersProjects() async throws {
+    let client = Client(backend: DemoBackend())
+    let token = try await client.login().accessToken
+    let projects = try decode([Wire.Project].self, await client.call(.get, "/projects", token: token))
+    #expect(projects.map(\.id) == [1, 2, 3])
+  }
+
+  @Test(arguments: ["milestones", "tags", "members", "permissions", "tasks"])
+  func projectResourcesAreForMembersOnly(resource: String) async throws {
+    let client = Client(backend: DemoBackend())
+    let token = try await client.login().accessToken
+    #expect(await client.call(.get, "/projects/1/\(resource)", token: token).status == 200)
+    let forbidden = await client.call(.get, "/projects/4/\(resource)", token: token)
+    #expect(forbidden.status == 403)
+    #expect(try failure(forbidden).message == "You are not a member of Secret Lab.")
+    #expect(await client.call(.get, "/projects/99/\(resource)", token: token).status == 404)
+    #expect(await client.call(.get, "/projects/1/\(resource)").status == 401)
+  }
+
+  @Test func projectsDifferInMilestonesTagsMembersAndPermissions() async throws {
+    let client = Client(backend: DemoBackend())
+    let token = try await client.login().accessToken
+    let one = try decode([Wire.Milestone].self, await client.call(.get, "/projects/1/milestones", token: token))
+    let two = try decode([Wire.Milestone].self, await client.call(.get, "/projects/2/milestones", token: token))
+    #expect(one.map(\.name) == ["v1.0 Beta", "v1.0 Launch"])
+    #expect(two.map(\.name) == ["Q1 Hardening", "API v2"])
+    let members = try decode([Wire.Member].self, await client.call(.get, "/projects/1/members", token: token))
+    #expect(members.map(\.displayName) == ["Alice Kim", "Bob Lee", "Carol Park"])
+    let admin = try decode(Wire.Permissions.self, await client.call(.get, "/projects/1/permissions", token: token))
+    let viewer = try decode(Wire.Permissions.self, await client.call(.get, "/projects/3/permissions", token: token))
+    #expect(admin.canCreateTasks && admin.role == "admin")
+    #expect(!viewer.canCreateTasks && viewer.role == "viewer")
+  }
+
+  @Test func creatingATaskValidatesAndLists() async throws {
+    let client = Client(backend: DemoBackend())
+    let token = try await client.login().accessToken
+    let created = await client.call(
+      .post, "/projects/1/tasks", token: token,
+      json: #"{"title":"Ship it","milestoneID":11,"tagIDs":[102],"assigneeIDs":[2]}"#)
+    #expect(created.status == 201)
+    let task = try decode(Wire.Task.self, created)
+    #expect(task.title == "Ship it" && task.createdBy == 1 && task.milestoneID == 11)
+    let list = try decode([Wire.Task].self, await client.call(.get, "/projects/1/tasks", token: token))
+    #expect(list.first?.id == task.id)
+
+    let untitled = await client.call(.post, "/projects/1/tasks", token: token, json: #"{"title":" "}"#)
+    #expect(untitled.status == 422)
+    #expect(try failure(untitled).message == "Title is required.")
+    let wrongRefs = await client.call(
+      .post, "/projects/1/tasks", token: token,
+      json: #"{"title":"x","milestoneID":21,"tagIDs":[201],"assigneeIDs":[99],"attachmentIDs":[5]}"#)
+    #expect(wrongRefs.status == 422)
+    #expect(try failure(wrongRefs).fields == [
+      "milestoneID": "not a milestone of this project", "tagIDs": "not tags of this project",
+      "assigneeIDs": "not members of this project", "attachmentIDs": "not files you uploaded",
+    ])
+    let asViewer = await client.call(.post, "/projects/3/tasks", token: token, json: #"{"title":"x"}"#)
+    #expect(asViewer.status == 403)
+    let otherUsersProject = await client.call(.post, "/projects/4/tasks", token: token, json: #"{"title":"x"}"#)
+    #expect(otherUsersProject.status == 403)
+  }
+
+  @Test func unknownRoutesAndMethods() async throws {
+    let client = Client(backend: DemoBackend())
+    #expect(await client.call(.get, "/nowhere").status == 404)
+    #expect(await client.call(.delete, "/me").status == 405)
+  }
+}
+
+@Suite("Demo backend: files, failures, latency and events")
+struct DemoBehaviourTests {
+  private func multipart(_ name: String, _ bytes: Data) -> (HTTPHeaders, Data) {
+    let boundary = "b0undary"
+    var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+    body.append(bytes)
+    body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+    return (["Content-Type": "multipart/form-data; boundary=\(boundary)"], body)
+  }
+
+  @Test func uploadsAreStoredAndCanBeAttached() async throws {
+    let client = Client(backend: DemoBackend())
+    let token = try await client.login().accessToken
+    let (headers, body) = multipart("shot.png", Data(repeating: 7, count: 1000))
+    let uploaded = await client.call(.post, "/files", token: token, headers: headers, body: body)
+    #expect(uploaded.status == 201)
+    let file = try decode(Wire.FileInfo.self, uploaded)
+    #expect(file.name == "shot.png" && file.size == 1000 && file.contentType == "image/png")
+    let task = try decode(
+      Wire.Task.self,
+      await client.call(
+        .post, "/projects/1/tasks", token: token, json: #"{"title":"With file","attachmentIDs":[\#(file.id)]}"#))
+    #expect(task.attachments == [file])
+    let empty = await client.call(.post, "/files", token: token, json: "{}")
+    #expect(empty.status == 422)
+  }
+
+  @Test func theFailureSwitchesFailUploadsAndRequests() async throws {
+    let backend = DemoBackend()
+    let client = Client(backend: backend)
+    let token = try await client.login().accessToken
+    backend.configure { $0.failsUploads = true }
+    let (headers, body) = multipart("a.png", Data([1]))
+    let upload = await client.call(.post, "/files", token: token, headers: headers, body: body)
+    #expect(upload.status == 503)
+    #expect(try failure(upload).code == "upload_failed")
+    backend.configure { $0.failsRequests = true }
+    #expect(await client.call(.get, "/me", token: token).status == 503)
+    #expect(try await client.login().user.id == 1)  // signing in still works
+  }
+
+  @Test func latencyIsAddedPerProject() async throws {
+    var configuration = DemoConfiguration.instant
+    configuration.baseLatency = .milliseconds(5)
+    configuration.projectLatency = [1: .seconds(2)]
+    let client = Client(backend: DemoBackend(configuration: configuration))
+    let token = try await client.login().accessToken
+    #expect(await client.call(.get, "/projects/1/tags", token: token).delay == .milliseconds(2005))
+    #expect(await client.call(.get, "/projects/2/tags", token: token).delay == .milliseconds(5))
+  }
+
+  @Test func eventsReachMembersAndReplayAfterTheLastEventID() async throws {
+    let backend = DemoBackend()
+    let client = Client(backend: backend)
+    let token = try await client.login().accessToken
+    let responder: any HTTPResponder = backend.router
+    let request = HTTPRequest(
+      method: .get, url: URL(string: "http://demo/events")!,
+      headers: ["Authorization": "Bearer \(token)"])
+    let stream = try await responder.respondStreaming(to: request)
+    #expect(stream.status == 200)
+    var parser = ServerSentEventParser()
+    var chunks = stream.body.makeAsyncIterator()
+    while backend.events.subscriberCount == 0 { await Task.yield() }
+    backend.createTaskElsewhere(projectID: 4, title: "Not for alice")  // alice is not a member
+    backend.createTaskElsewhere(projectID: 1, title: "Made by Carol")
+    var events: [ServerSentEvent] = []
+    while events.isEmpty, let chunk = try await chunks.next() { events += parser.feed(chunk) }
+    #expect(events.map(\.event) == ["task.created"])
+    #expect(events.first?.data.contains("Made by Carol") == true)
+
+    // Reconnecting with Last-Event-ID 0 replays what alice may see, and only that.
+    var replayRequest = request
+    replayRequest.headers["Last-Event-ID"] = "0"
+    let replay = try await responder.respondStreaming(to: replayRequest)
+    var replayParser = ServerSentEventParser()
+    var replayed: [ServerSentEvent] = []
+    var replayChunks = replay.body.makeAsyncIterator()
+    while replayed.isEmpty, let chunk = try await replayChunks.next() { replayed += replayParser.feed(chunk) }
+    #expect(replayed.map(\.id) == events.map(\.id))
+  }
+
+  @Test func revokingASessionInvalidatesItsTokensAndAnnouncesIt() async throws {
+    let backend = DemoBackend()
+    let client = Client(backend: backend)
+    let tokens = try await client.login()
+    let responder: any HTTPResponder = backend.router
+    let stream = try await responder.respondStreaming(
+      to: HTTPRequest(
+        method: .get, url: URL(string: "http://demo/events")!,
+        headers: ["Authorization": "Bearer \(tokens.accessToken)"]))
+    while backend.events.subscriberCount == 0 { await Task.yield() }
+    #expect(backend.revokeSessions(of: "alice"))
+    var parser = ServerSentEventParser()
+    var events: [ServerSentEvent] = []
+    for try await chunk in stream.body { events += parser.feed(chunk) }  // ends after revocation
+    #expect(events.map(\.event) == ["session.revoked"])
+    #expect(await client.call(.get, "/me", token: tokens.accessToken).status == 401)
+    #expect(!backend.revokeSessions(of: "nobody"))
+
+    // Signing in again starts a fresh stream: the old revocation is not replayed.
+    let again = try await client.login()
+    let fresh = try await responder.respondStreaming(
+      to: HTTPRequest(
+        method: .get, url: URL(string: "http://demo/events")!,
+        headers: ["Authorization": "Bearer \(again.accessToken)"]))
+    while backend.events.subscriberCount == 0 { await Task.yield() }
+    backend.createTaskElsewhere(projectID: 1, title: "After sign-in")
+    var freshParser = ServerSentEventParser()
+    var freshEvents: [ServerSentEvent] = []
+    var freshChunks = fresh.body.makeAsyncIterator()
+    while freshEvents.isEmpty, let chunk = try await freshChunks.next() {
+      freshEvents += freshParser.feed(chunk)
+    }
+    #expect(freshEvents.map(\.event) == ["task.created"])
+  }
+
+  @Test func demoControlRoutes() async throws {
+    let backend = DemoBackend()
+    let client = Client(backend: backend)
+    let token = try await client.login().accessToken
+    let created = await client.call(.post, "/demo/tasks", json: #"{"projectID":2,"title":"From outside"}"#)
+    #expect(created.status == 201)
+    let tasks = try decode([Wire.Task].self, await client.call(.get, "/projects/2/tasks", token: token))
+    #expect(tasks.first?.title == "From outside")
+    let settings = await client.call(.post, "/demo/settings", json: #"{"failsUploads":true,"accessTokenSeconds":5}"#)
+    #expect(settings.status == 200)
+    #expect(backend.currentConfiguration.failsUploads)
+    #expect(backend.currentConfiguration.accessTokenLifetime == .seconds(5))
+    #expect(await client.call(.post, "/demo/revoke", json: #"{"username":"alice"}"#).status == 204)
+    #expect(await client.call(.get, "/me", token: token).status == 401)
+    #expect(await client.call(.post, "/demo/tasks", json: "nope").status == 400)
+  }
+}

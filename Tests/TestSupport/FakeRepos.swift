@@ -1,0 +1,233 @@
+import Core
+import Foundation
+import Network
+import Repository
+import Synchronization
+
+/// A scripted ``AuthRepo``: answers from its settable results and records calls.
+public final class FakeAuthRepo: AuthRepo {
+  private struct State {
+    var loginResult: Result<TokensModel, RepositoryError>
+    var refreshResult: Result<TokensModel, RepositoryError>
+    var logoutResult: Result<Void, RepositoryError> = .success(())
+    var calls: [String] = []
+  }
+
+  private let state: Mutex<State>
+
+  /// Creates the fake; sign-in and refresh succeed for `user` by default.
+  public init(user: UserModel = .alice) {
+    state = Mutex(
+      State(
+        loginResult: .success(.tokens(for: user, suffix: "1")),
+        refreshResult: .success(.tokens(for: user, suffix: "2"))))
+  }
+
+  /// Every call, in order: `login alice`, `refresh rt-1`, `logout at-1`.
+  public var calls: [String] { state.withLock { $0.calls } }
+
+  /// Sets what `login` returns.
+  public func setLoginResult(_ result: Result<TokensModel, RepositoryError>) {
+    state.withLock { $0.loginResult = result }
+  }
+
+  /// Sets what `refresh` returns.
+  public func setRefreshResult(_ result: Result<TokensModel, RepositoryError>) {
+    state.withLock { $0.refreshResult = result }
+  }
+
+  /// Sets what `logout` returns.
+  public func setLogoutResult(_ result: Result<Void, RepositoryError>) {
+    state.withLock { $0.logoutResult = result }
+  }
+
+  public func login(username: String, password: String) async throws(RepositoryError)
+    -> TokensModel
+  {
+    try state.withLock { state in
+      state.calls.append("login \(username)")
+      return state.loginResult
+    }.get()
+  }
+
+  public func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel {
+    try state.withLock { state in
+      state.calls.append("refresh \(refreshToken)")
+      return state.refreshResult
+    }.get()
+  }
+
+  public func logout(accessToken: String) async throws(RepositoryError) {
+    try state.withLock { state in
+      state.calls.append("logout \(accessToken)")
+      return state.logoutResult
+    }.get()
+  }
+}
+
+/// A ``UserRepo`` holding one user in memory.
+public final class FakeUserRepo: UserRepo {
+  private let user: Mutex<Result<UserModel, RepositoryError>>
+  private let clears = Mutex(0)
+
+  /// Creates the fake.
+  public init(user: UserModel = .alice) {
+    self.user = Mutex(.success(user))
+  }
+
+  /// How many times the cache was cleared.
+  public var clearCount: Int { clears.withLock { $0 } }
+
+  /// Makes the next reads fail.
+  public func fail(with error: RepositoryError) {
+    user.withLock { $0 = .failure(error) }
+  }
+
+  public func currentUser(forceRefresh: Bool) async throws(RepositoryError) -> UserModel {
+    try user.withLock { $0 }.get()
+  }
+
+  public func updateProfile(_ change: ProfileChangeModel) async throws(RepositoryError)
+    -> UserModel
+  {
+    try user.withLock { user throws(RepositoryError) in
+      var updated = try user.get()
+      if let name = change.displayName { updated.displayName = name }
+      if let title = change.title { updated.title = title }
+      if let bio = change.bio { updated.bio = bio }
+      user = .success(updated)
+      return updated
+    }
+  }
+
+  public func clear() { clears.withLock { $0 += 1 } }
+}
+
+/// A ``ProjectRepo`` over fixed data whose calls pass through a ``CallGate``.
+public final class FakeProjectRepo: ProjectRepo {
+  /// Counts and holds calls.
+  public let gate: CallGate
+  private let failure = Mutex<RepositoryError?>(nil)
+  private let clears = Mutex(0)
+
+  /// Creates the fake.
+  public init(gate: CallGate = CallGate()) {
+    self.gate = gate
+  }
+
+  /// Makes every call fail.
+  public func fail(with error: RepositoryError?) { failure.withLock { $0 = error } }
+  /// How many times the cache was cleared.
+  public var clearCount: Int { clears.withLock { $0 } }
+
+  private func call<Value>(_ name: String, _ value: Value) async throws(RepositoryError) -> Value {
+    await gate.enter(name)
+    defer { gate.leave() }
+    if let error = failure.withLock({ $0 }) { throw error }
+    return value
+  }
+
+  public func projects(forceRefresh: Bool) async throws(RepositoryError) -> [ProjectModel] {
+    try await call("projects", [
+      ProjectModel(id: 1, key: "MOB", name: "Mobile App", color: "blue"),
+      ProjectModel(id: 2, key: "API", name: "Backend", color: "green"),
+    ])
+  }
+
+  public func milestones(projectID: Int, forceRefresh: Bool) async throws(RepositoryError)
+    -> [MilestoneModel]
+  {
+    try await call("milestones \(projectID)", [MilestoneModel(id: projectID * 10 + 1, name: "M\(projectID)", dueDate: nil)])
+  }
+
+  public func tags(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TagModel] {
+    try await call("tags \(projectID)", [TagModel(id: projectID * 100 + 1, name: "tag\(projectID)", color: "red")])
+  }
+
+  public func members(projectID: Int, forceRefresh: Bool) async throws(RepositoryError)
+    -> [MemberModel]
+  {
+    try await call("members \(projectID)", [MemberModel(userID: 1, displayName: "Alice Kim", role: "admin")])
+  }
+
+  public func permissions(projectID: Int, forceRefresh: Bool) async throws(RepositoryError)
+    -> PermissionsModel
+  {
+    try await call(
+      "permissions \(projectID)",
+      PermissionsModel(role: "admin", canCreateTasks: true, canAssign: true, canUpload: true))
+  }
+
+  public func clear() { clears.withLock { $0 += 1 } }
+}
+
+/// A ``TaskRepo`` keeping tasks in memory.
+public final class FakeTaskRepo: TaskRepo {
+  private let tasks = Mutex<[TaskModel]>([])
+  private let clears = Mutex(0)
+
+  /// Creates the fake.
+  public init() {}
+
+  /// How many times the cache was cleared.
+  public var clearCount: Int { clears.withLock { $0 } }
+
+  public func tasks(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TaskModel] {
+    tasks.withLock { $0.filter { $0.projectID == projectID } }
+  }
+
+  public func createTask(projectID: Int, _ task: NewTaskModel) async throws(RepositoryError)
+    -> TaskModel
+  {
+    tasks.withLock { tasks in
+      let created = TaskModel(
+        id: tasks.count + 1, projectID: projectID, title: task.title, body: task.body,
+        milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs,
+        attachments: [], createdBy: 1, createdAt: Date(timeIntervalSince1970: 0))
+      tasks.append(created)
+      return created
+    }
+  }
+
+  public func invalidateTasks(projectID: Int) {}
+
+  public func clear() { clears.withLock { $0 += 1 } }
+}
+
+/// An ``EventRepo`` whose events and connection state the test sends.
+public final class FakeEventRepo: EventRepo {
+  public let connectionState = Relay(EventStreamState.idle)
+  private let outlet = Broadcast<ServerEventModel>()
+  private let connections = Mutex(0)
+
+  /// Creates the fake.
+  public init() {}
+
+  /// How many times `events()` was called.
+  public var connectionCount: Int { connections.withLock { $0 } }
+  /// How many consumers are connected now.
+  public var subscriberCount: Int { outlet.subscriberCount }
+
+  /// Delivers `event` to the connected consumers.
+  public func send(_ event: ServerEventModel) { outlet.send(event) }
+
+  public func events() -> AsyncStream<ServerEventModel> {
+    connections.withLock { $0 += 1 }
+    return outlet.events
+  }
+}
+
+extension UserModel {
+  /// The demo's first user.
+  public static let alice = UserModel(
+    id: 1, username: "alice", displayName: "Alice Kim", email: "alice@trellis.example",
+    title: "iOS Engineer", bio: "")
+}
+
+extension TokensModel {
+  /// Tokens `at-<suffix>` and `rt-<suffix>` for `user`, valid for an hour.
+  public static func tokens(for user: UserModel, suffix: String) -> TokensModel {
+    TokensModel(
+      accessToken: "at-\(suffix)", refreshToken: "rt-\(suffix)", expiresIn: 3600, user: user)
+  }
+}
