@@ -124,7 +124,8 @@ let package = Package(
       name: "RepositoryTests",
       dependencies: ["Repository", "Network", "Core", "DemoBackend", "LoopbackServer"]),
     .testTarget(
-      name: "ServiceTests", dependencies: ["Service", "Repository", "Network", "Core", "TestSupport"]),
+      name: "ServiceTests",
+      dependencies: ["Service", "Repository", "Network", "Core", "TestSupport"]),
     .testTarget(
       name: "DemoBackendTests", dependencies: ["DemoBackend", "LoopbackServer", "Network", "Core"]),
   ],

@@ -62,7 +62,9 @@ extension DemoBackend {
     projectRoute("members") { state, projectID, _ in
       let members = (state.roles[projectID] ?? [:]).sorted { $0.key < $1.key }.compactMap {
         userID, role in
-        state.user(userID).map { Wire.Member(userID: userID, displayName: $0.displayName, role: role) }
+        state.user(userID).map {
+          Wire.Member(userID: userID, displayName: $0.displayName, role: role)
+        }
       }
       return .json(members)
     }

@@ -48,7 +48,8 @@ extension DemoBackend {
       fields["attachmentIDs"] = "not files you uploaded"
     }
     guard fields.isEmpty else {
-      let message = fields["title"] == "required" ? "Title is required." : "Check the highlighted fields."
+      let message =
+        fields["title"] == "required" ? "Title is required." : "Check the highlighted fields."
       throw .validation(message, fields: fields)
     }
   }

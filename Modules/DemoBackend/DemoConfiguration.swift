@@ -25,7 +25,9 @@ public struct DemoConfiguration: Sendable {
     var configuration = DemoConfiguration()
     configuration.accessTokenLifetime = .seconds(30)
     configuration.baseLatency = .milliseconds(80)
-    configuration.projectLatency = [1: .milliseconds(1500), 2: .milliseconds(200), 3: .milliseconds(600)]
+    configuration.projectLatency = [
+      1: .milliseconds(1500), 2: .milliseconds(200), 3: .milliseconds(600),
+    ]
     configuration.uploadLatency = .milliseconds(800)
     return configuration
   }()

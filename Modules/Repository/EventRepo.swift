@@ -54,7 +54,8 @@ public final class EventRepoImpl: EventRepo {
         return .unknown(name: event.event)
       }
     case "session.revoked":
-      let reason = (try? JSONDecoder().decode([String: String].self, from: Data(event.data.utf8)))?["reason"]
+      let reason = (try? JSONDecoder().decode([String: String].self, from: Data(event.data.utf8)))?[
+        "reason"]
       return .sessionRevoked(reason: reason ?? "revoked")
     default:
       return .unknown(name: event.event)

@@ -25,8 +25,7 @@ public final class UserRepoImpl: UserRepo {
   }
 
   /// See ``UserRepo/currentUser(forceRefresh:)``.
-  public func currentUser(forceRefresh: Bool = false) async throws(RepositoryError) -> UserModel
-  {
+  public func currentUser(forceRefresh: Bool = false) async throws(RepositoryError) -> UserModel {
     try await cache.value(for: "me", forceRefresh: forceRefresh) { () throws(RepositoryError) in
       try await requester.fetch(.me, as: UserModel.self)
     }

@@ -31,10 +31,12 @@ public final class FileServiceImpl: FileService {
     do {
       data = try Data(contentsOf: url)
     } catch {
-      throw ServiceError(.invalidInput, "Cannot read \(url.lastPathComponent): no such file or no permission.")
+      throw ServiceError(
+        .invalidInput, "Cannot read \(url.lastPathComponent): no such file or no permission.")
     }
     guard data.count <= maximumSize else {
-      throw ServiceError(.invalidInput, "\(url.lastPathComponent) is larger than \(maximumSize / 1024 / 1024) MB.")
+      throw ServiceError(
+        .invalidInput, "\(url.lastPathComponent) is larger than \(maximumSize / 1024 / 1024) MB.")
     }
     do {
       return Attachment(

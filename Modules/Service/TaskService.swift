@@ -60,7 +60,9 @@ public final class TaskServiceImpl: TaskService {
         projectID: projectID,
         milestones: milestoneModels.map { Milestone(id: $0.id, name: $0.name) },
         tags: tagModels.map { Tag(id: $0.id, name: $0.name) },
-        members: memberModels.map { Member(id: $0.userID, displayName: $0.displayName, role: $0.role) },
+        members: memberModels.map {
+          Member(id: $0.userID, displayName: $0.displayName, role: $0.role)
+        },
         permissions: ProjectPermissions(
           role: permissionModel.role, canCreateTasks: permissionModel.canCreateTasks,
           canAssign: permissionModel.canAssign, canUpload: permissionModel.canUpload))

@@ -67,7 +67,9 @@ struct DemoAuthTests {
     let response = await client.call(
       .post, "/auth/login", json: #"{"username":"alice","password":"nope"}"#)
     #expect(response.status == 401)
-    #expect(try failure(response) == Wire.Failure(code: "invalid_credentials", message: "Wrong username or password."))
+    #expect(
+      try failure(response)
+        == Wire.Failure(code: "invalid_credentials", message: "Wrong username or password."))
   }
 
   @Test func missingCredentialsAreAValidationError() async throws {
@@ -132,14 +134,18 @@ struct DemoDataTests {
     #expect(try decode(Wire.User.self, changed).displayName == "Alice K.")
     let blank = await client.call(.patch, "/me", token: token, json: #"{"displayName":"  "}"#)
     #expect(blank.status == 422)
-    #expect(try failure(blank) == Wire.Failure(
-      code: "validation_failed", message: "Display name is required.", fields: ["displayName": "required"]))
+    #expect(
+      try failure(blank)
+        == Wire.Failure(
+          code: "validation_failed", message: "Display name is required.",
+          fields: ["displayName": "required"]))
   }
 
   @Test func projectsListOnlyTheUsersProjects() async throws {
     let client = Client(backend: DemoBackend())
     let token = try await client.login().accessToken
-    let projects = try decode([Wire.Project].self, await client.call(.get, "/projects", token: token))
+    let projects = try decode(
+      [Wire.Project].self, await client.call(.get, "/projects", token: token))
     #expect(projects.map(\.id) == [1, 2, 3])
   }
 
@@ -158,14 +164,19 @@ struct DemoDataTests {
   @Test func projectsDifferInMilestonesTagsMembersAndPermissions() async throws {
     let client = Client(backend: DemoBackend())
     let token = try await client.login().accessToken
-    let one = try decode([Wire.Milestone].self, await client.call(.get, "/projects/1/milestones", token: token))
-    let two = try decode([Wire.Milestone].self, await client.call(.get, "/projects/2/milestones", token: token))
+    let one = try decode(
+      [Wire.Milestone].self, await client.call(.get, "/projects/1/milestones", token: token))
+    let two = try decode(
+      [Wire.Milestone].self, await client.call(.get, "/projects/2/milestones", token: token))
     #expect(one.map(\.name) == ["v1.0 Beta", "v1.0 Launch"])
     #expect(two.map(\.name) == ["Q1 Hardening", "API v2"])
-    let members = try decode([Wire.Member].self, await client.call(.get, "/projects/1/members", token: token))
+    let members = try decode(
+      [Wire.Member].self, await client.call(.get, "/projects/1/members", token: token))
     #expect(members.map(\.displayName) == ["Alice Kim", "Bob Lee", "Carol Park"])
-    let admin = try decode(Wire.Permissions.self, await client.call(.get, "/projects/1/permissions", token: token))
-    let viewer = try decode(Wire.Permissions.self, await client.call(.get, "/projects/3/permissions", token: token))
+    let admin = try decode(
+      Wire.Permissions.self, await client.call(.get, "/projects/1/permissions", token: token))
+    let viewer = try decode(
+      Wire.Permissions.self, await client.call(.get, "/projects/3/permissions", token: token))
     #expect(admin.canCreateTasks && admin.role == "admin")
     #expect(!viewer.canCreateTasks && viewer.role == "viewer")
   }
@@ -179,23 +190,29 @@ struct DemoDataTests {
     #expect(created.status == 201)
     let task = try decode(Wire.Task.self, created)
     #expect(task.title == "Ship it" && task.createdBy == 1 && task.milestoneID == 11)
-    let list = try decode([Wire.Task].self, await client.call(.get, "/projects/1/tasks", token: token))
+    let list = try decode(
+      [Wire.Task].self, await client.call(.get, "/projects/1/tasks", token: token))
     #expect(list.first?.id == task.id)
 
-    let untitled = await client.call(.post, "/projects/1/tasks", token: token, json: #"{"title":" "}"#)
+    let untitled = await client.call(
+      .post, "/projects/1/tasks", token: token, json: #"{"title":" "}"#)
     #expect(untitled.status == 422)
     #expect(try failure(untitled).message == "Title is required.")
     let wrongRefs = await client.call(
       .post, "/projects/1/tasks", token: token,
-      json: #"{"title":"x","milestoneID":21,"tagIDs":[201],"assigneeIDs":[99],"attachmentIDs":[5]}"#)
+      json: #"{"title":"x","milestoneID":21,"tagIDs":[201],"assigneeIDs":[99],"attachmentIDs":[5]}"#
+    )
     #expect(wrongRefs.status == 422)
-    #expect(try failure(wrongRefs).fields == [
-      "milestoneID": "not a milestone of this project", "tagIDs": "not tags of this project",
-      "assigneeIDs": "not members of this project", "attachmentIDs": "not files you uploaded",
-    ])
-    let asViewer = await client.call(.post, "/projects/3/tasks", token: token, json: #"{"title":"x"}"#)
+    #expect(
+      try failure(wrongRefs).fields == [
+        "milestoneID": "not a milestone of this project", "tagIDs": "not tags of this project",
+        "assigneeIDs": "not members of this project", "attachmentIDs": "not files you uploaded",
+      ])
+    let asViewer = await client.call(
+      .post, "/projects/3/tasks", token: token, json: #"{"title":"x"}"#)
     #expect(asViewer.status == 403)
-    let otherUsersProject = await client.call(.post, "/projects/4/tasks", token: token, json: #"{"title":"x"}"#)
+    let otherUsersProject = await client.call(
+      .post, "/projects/4/tasks", token: token, json: #"{"title":"x"}"#)
     #expect(otherUsersProject.status == 403)
   }
 
@@ -210,7 +227,9 @@ struct DemoDataTests {
 struct DemoBehaviourTests {
   private func multipart(_ name: String, _ bytes: Data) -> (HTTPHeaders, Data) {
     let boundary = "b0undary"
-    var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+    var body = Data(
+      "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: image/png\r\n\r\n"
+        .utf8)
     body.append(bytes)
     body.append(Data("\r\n--\(boundary)--\r\n".utf8))
     return (["Content-Type": "multipart/form-data; boundary=\(boundary)"], body)
@@ -227,7 +246,8 @@ struct DemoBehaviourTests {
     let task = try decode(
       Wire.Task.self,
       await client.call(
-        .post, "/projects/1/tasks", token: token, json: #"{"title":"With file","attachmentIDs":[\#(file.id)]}"#))
+        .post, "/projects/1/tasks", token: token,
+        json: #"{"title":"With file","attachmentIDs":[\#(file.id)]}"#))
     #expect(task.attachments == [file])
     let empty = await client.call(.post, "/files", token: token, json: "{}")
     #expect(empty.status == 422)
@@ -284,7 +304,9 @@ struct DemoBehaviourTests {
     var replayParser = ServerSentEventParser()
     var replayed: [ServerSentEvent] = []
     var replayChunks = replay.body.makeAsyncIterator()
-    while replayed.isEmpty, let chunk = try await replayChunks.next() { replayed += replayParser.feed(chunk) }
+    while replayed.isEmpty, let chunk = try await replayChunks.next() {
+      replayed += replayParser.feed(chunk)
+    }
     #expect(replayed.map(\.id) == events.map(\.id))
   }
 
@@ -327,11 +349,14 @@ struct DemoBehaviourTests {
     let backend = DemoBackend()
     let client = Client(backend: backend)
     let token = try await client.login().accessToken
-    let created = await client.call(.post, "/demo/tasks", json: #"{"projectID":2,"title":"From outside"}"#)
+    let created = await client.call(
+      .post, "/demo/tasks", json: #"{"projectID":2,"title":"From outside"}"#)
     #expect(created.status == 201)
-    let tasks = try decode([Wire.Task].self, await client.call(.get, "/projects/2/tasks", token: token))
+    let tasks = try decode(
+      [Wire.Task].self, await client.call(.get, "/projects/2/tasks", token: token))
     #expect(tasks.first?.title == "From outside")
-    let settings = await client.call(.post, "/demo/settings", json: #"{"failsUploads":true,"accessTokenSeconds":5}"#)
+    let settings = await client.call(
+      .post, "/demo/settings", json: #"{"failsUploads":true,"accessTokenSeconds":5}"#)
     #expect(settings.status == 200)
     #expect(backend.currentConfiguration.failsUploads)
     #expect(backend.currentConfiguration.accessTokenLifetime == .seconds(5))

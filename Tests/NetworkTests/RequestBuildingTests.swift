@@ -6,7 +6,8 @@ import Testing
 @Suite("Building requests from endpoints")
 struct RequestBuildingTests {
   private func build(_ endpoint: TestAPI) throws -> HTTPRequest {
-    try HTTPRequest(endpoint: endpoint, baseURL: nil, encoder: JSONEncoder(), defaultTimeout: .seconds(7))
+    try HTTPRequest(
+      endpoint: endpoint, baseURL: nil, encoder: JSONEncoder(), defaultTimeout: .seconds(7))
   }
 
   @Test func pathQueryMethodAndTimeout() throws {
@@ -72,7 +73,8 @@ struct RequestBuildingTests {
       var body: HTTPRequestBody { .json(Unencodable()) }
     }
     #expect {
-      try HTTPRequest(endpoint: Endpoint(), baseURL: nil, encoder: JSONEncoder(), defaultTimeout: .seconds(1))
+      try HTTPRequest(
+        endpoint: Endpoint(), baseURL: nil, encoder: JSONEncoder(), defaultTimeout: .seconds(1))
     } throws: { error in
       guard case .invalidRequest(let reason) = error as? HTTPError else { return false }
       return reason.contains("POST /x") && reason.contains("cannot be encoded")

@@ -29,7 +29,8 @@ struct RepositoryTests {
     }
     await #expect(
       throws: RepositoryError.validation(
-        "Enter a username and a password.", fields: ["username": "required", "password": "required"])
+        "Enter a username and a password.",
+        fields: ["username": "required", "password": "required"])
     ) {
       try await repo.login(username: "", password: "")
     }
@@ -39,12 +40,15 @@ struct RepositoryTests {
   func decodesUsersProjectsAndTasksWithDates(mode: BackendMode) async throws {
     let harness = try Harness(mode)
     try await harness.signIn()
-    let user = try await UserRepoImpl(requester: harness.requester()).currentUser(forceRefresh: false)
+    let user = try await UserRepoImpl(requester: harness.requester()).currentUser(
+      forceRefresh: false)
     #expect(user.username == "alice")
     let projects = ProjectRepoImpl(requester: harness.requester())
     #expect(try await projects.projects(forceRefresh: false).map(\.key) == ["MOB", "API", "DS"])
-    #expect(try await projects.permissions(projectID: 3, forceRefresh: false).canCreateTasks == false)
-    let tasks = try await TaskRepoImpl(requester: harness.requester()).tasks(projectID: 1, forceRefresh: false)
+    #expect(
+      try await projects.permissions(projectID: 3, forceRefresh: false).canCreateTasks == false)
+    let tasks = try await TaskRepoImpl(requester: harness.requester()).tasks(
+      projectID: 1, forceRefresh: false)
     #expect(tasks.count == 2)
     #expect(tasks.allSatisfy { $0.createdAt.timeIntervalSince1970 > 1_000_000_000 })
   }
@@ -67,7 +71,9 @@ struct RepositoryTests {
     let harness = try Harness(mode)
     try await harness.signIn()
     let tasks = TaskRepoImpl(requester: harness.requester())
-    await #expect(throws: RepositoryError.validation("Title is required.", fields: ["title": "required"])) {
+    await #expect(
+      throws: RepositoryError.validation("Title is required.", fields: ["title": "required"])
+    ) {
       try await tasks.createTask(projectID: 1, NewTaskModel(title: ""))
     }
   }
@@ -80,9 +86,10 @@ struct RepositoryTests {
     _ = try await projects.milestones(projectID: 1, forceRefresh: false)
     _ = try await projects.milestones(projectID: 1, forceRefresh: false)
     _ = try await projects.milestones(projectID: 2, forceRefresh: false)
-    #expect(harness.requests.filter { $0.hasSuffix("/milestones") } == [
-      "GET /projects/1/milestones", "GET /projects/2/milestones",
-    ])
+    #expect(
+      harness.requests.filter { $0.hasSuffix("/milestones") } == [
+        "GET /projects/1/milestones", "GET /projects/2/milestones",
+      ])
     _ = try await projects.milestones(projectID: 1, forceRefresh: true)
     #expect(harness.requests.filter { $0 == "GET /projects/1/milestones" }.count == 2)
   }
@@ -99,10 +106,11 @@ struct RepositoryTests {
     #expect(after.count == before.count + 1)
     #expect(after.first == created)
     _ = try await tasks.tasks(projectID: 2, forceRefresh: false)  // untouched: still cached
-    #expect(harness.requests.filter { $0.hasSuffix("/tasks") } == [
-      "GET /projects/1/tasks", "GET /projects/2/tasks", "POST /projects/1/tasks",
-      "GET /projects/1/tasks",
-    ])
+    #expect(
+      harness.requests.filter { $0.hasSuffix("/tasks") } == [
+        "GET /projects/1/tasks", "GET /projects/2/tasks", "POST /projects/1/tasks",
+        "GET /projects/1/tasks",
+      ])
   }
 
   @Test(arguments: BackendMode.allCases)
@@ -127,7 +135,9 @@ struct RepositoryTests {
       fileName: "notes.txt", contentType: "text/plain", data: Data("hello".utf8), progress: nil)
     #expect(file.name == "notes.txt" && file.size == 5 && file.contentType == "text/plain")
     harness.backend.configure { $0.failsUploads = true }
-    await #expect(throws: RepositoryError.server(status: 503, "The upload failed on the server. Try again.")) {
+    await #expect(
+      throws: RepositoryError.server(status: 503, "The upload failed on the server. Try again.")
+    ) {
       try await FileRepoImpl(requester: harness.requester()).upload(
         fileName: "b.txt", contentType: "text/plain", data: Data("x".utf8), progress: nil)
     }
@@ -136,7 +146,9 @@ struct RepositoryTests {
   @Test func anUnreachableServerIsOffline() async throws {
     let requester = HTTPRequester<UserDataAPI>(
       baseURL: URL(string: "http://127.0.0.1:9")!, transport: URLSessionTransport())
-    await #expect(throws: RepositoryError.offline("The server cannot be reached. Check the connection.")) {
+    await #expect(
+      throws: RepositoryError.offline("The server cannot be reached. Check the connection.")
+    ) {
       try await UserRepoImpl(requester: requester).currentUser(forceRefresh: false)
     }
   }

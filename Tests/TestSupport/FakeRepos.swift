@@ -41,6 +41,7 @@ public final class FakeAuthRepo: AuthRepo {
     state.withLock { $0.logoutResult = result }
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func login(username: String, password: String) async throws(RepositoryError)
     -> TokensModel
   {
@@ -50,6 +51,7 @@ public final class FakeAuthRepo: AuthRepo {
     }.get()
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel {
     try state.withLock { state in
       state.calls.append("refresh \(refreshToken)")
@@ -57,6 +59,7 @@ public final class FakeAuthRepo: AuthRepo {
     }.get()
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func logout(accessToken: String) async throws(RepositoryError) {
     try state.withLock { state in
       state.calls.append("logout \(accessToken)")
@@ -83,10 +86,12 @@ public final class FakeUserRepo: UserRepo {
     user.withLock { $0 = .failure(error) }
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func currentUser(forceRefresh: Bool) async throws(RepositoryError) -> UserModel {
     try user.withLock { $0 }.get()
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func updateProfile(_ change: ProfileChangeModel) async throws(RepositoryError)
     -> UserModel
   {
@@ -100,6 +105,7 @@ public final class FakeUserRepo: UserRepo {
     }
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func clear() { clears.withLock { $0 += 1 } }
 }
 
@@ -127,29 +133,41 @@ public final class FakeProjectRepo: ProjectRepo {
     return value
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func projects(forceRefresh: Bool) async throws(RepositoryError) -> [ProjectModel] {
-    try await call("projects", [
-      ProjectModel(id: 1, key: "MOB", name: "Mobile App", color: "blue"),
-      ProjectModel(id: 2, key: "API", name: "Backend", color: "green"),
-    ])
+    try await call(
+      "projects",
+      [
+        ProjectModel(id: 1, key: "MOB", name: "Mobile App", color: "blue"),
+        ProjectModel(id: 2, key: "API", name: "Backend", color: "green"),
+      ])
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func milestones(projectID: Int, forceRefresh: Bool) async throws(RepositoryError)
     -> [MilestoneModel]
   {
-    try await call("milestones \(projectID)", [MilestoneModel(id: projectID * 10 + 1, name: "M\(projectID)", dueDate: nil)])
+    try await call(
+      "milestones \(projectID)",
+      [MilestoneModel(id: projectID * 10 + 1, name: "M\(projectID)", dueDate: nil)])
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func tags(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TagModel] {
-    try await call("tags \(projectID)", [TagModel(id: projectID * 100 + 1, name: "tag\(projectID)", color: "red")])
+    try await call(
+      "tags \(projectID)",
+      [TagModel(id: projectID * 100 + 1, name: "tag\(projectID)", color: "red")])
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func members(projectID: Int, forceRefresh: Bool) async throws(RepositoryError)
     -> [MemberModel]
   {
-    try await call("members \(projectID)", [MemberModel(userID: 1, displayName: "Alice Kim", role: "admin")])
+    try await call(
+      "members \(projectID)", [MemberModel(userID: 1, displayName: "Alice Kim", role: "admin")])
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func permissions(projectID: Int, forceRefresh: Bool) async throws(RepositoryError)
     -> PermissionsModel
   {
@@ -158,6 +176,7 @@ public final class FakeProjectRepo: ProjectRepo {
       PermissionsModel(role: "admin", canCreateTasks: true, canAssign: true, canUpload: true))
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func clear() { clears.withLock { $0 += 1 } }
 }
 
@@ -172,10 +191,13 @@ public final class FakeTaskRepo: TaskRepo {
   /// How many times the cache was cleared.
   public var clearCount: Int { clears.withLock { $0 } }
 
-  public func tasks(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TaskModel] {
+  /// The protocol requirement, answered from the fake's state.
+  public func tasks(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TaskModel]
+  {
     tasks.withLock { $0.filter { $0.projectID == projectID } }
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func createTask(projectID: Int, _ task: NewTaskModel) async throws(RepositoryError)
     -> TaskModel
   {
@@ -189,13 +211,16 @@ public final class FakeTaskRepo: TaskRepo {
     }
   }
 
+  /// The protocol requirement, answered from the fake's state.
   public func invalidateTasks(projectID: Int) {}
 
+  /// The protocol requirement, answered from the fake's state.
   public func clear() { clears.withLock { $0 += 1 } }
 }
 
 /// An ``EventRepo`` whose events and connection state the test sends.
 public final class FakeEventRepo: EventRepo {
+  /// The protocol requirement, answered from the fake's state.
   public let connectionState = Relay(EventStreamState.idle)
   private let outlet = Broadcast<ServerEventModel>()
   private let connections = Mutex(0)
@@ -211,6 +236,7 @@ public final class FakeEventRepo: EventRepo {
   /// Delivers `event` to the connected consumers.
   public func send(_ event: ServerEventModel) { outlet.send(event) }
 
+  /// The protocol requirement, answered from the fake's state.
   public func events() -> AsyncStream<ServerEventModel> {
     connections.withLock { $0 += 1 }
     return outlet.events

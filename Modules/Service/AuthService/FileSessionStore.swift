@@ -24,9 +24,10 @@ public struct FileSessionStore: SessionStore {
   /// specification.
   public init(appName: String, environment: [String: String] = ProcessInfo.processInfo.environment)
   {
-    self.init(fileURL: Self.dataDirectory(environment: environment)
-      .appendingPathComponent(appName, isDirectory: true)
-      .appendingPathComponent("session.json", isDirectory: false))
+    self.init(
+      fileURL: Self.dataDirectory(environment: environment)
+        .appendingPathComponent(appName, isDirectory: true)
+        .appendingPathComponent("session.json", isDirectory: false))
   }
 
   /// `$XDG_DATA_HOME` when it is an absolute path, else `~/.local/share`.
@@ -34,7 +35,8 @@ public struct FileSessionStore: SessionStore {
     if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
       return URL(fileURLWithPath: xdg, isDirectory: true)
     }
-    let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    let home =
+      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
       ?? FileManager.default.homeDirectoryForCurrentUser
     return home.appendingPathComponent(".local/share", isDirectory: true)
   }

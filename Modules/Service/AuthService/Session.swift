@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Network
+import Synchronization
 
 /// A signed-in session as it is saved: tokens, expiry, and the user.
 public struct Session: Sendable, Equatable, Codable {

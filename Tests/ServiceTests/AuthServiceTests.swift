@@ -1,0 +1,210 @@
+import Core
+import Foundation
+import Network
+import Repository
+import TestSupport
+import Testing
+
+@testable import Service
+
+/// A fresh temporary directory, removed by `cleanUp()`.
+struct TemporaryDirectory {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("trellis-tests-\(UUID().uuidString)", isDirectory: true)
+
+  func cleanUp() { try? FileManager.default.removeItem(at: url) }
+}
+
+@Suite("AuthService")
+struct AuthServiceTests {
+  private func makeService(
+    repo: FakeAuthRepo = FakeAuthRepo(), store: any SessionStore = InMemorySessionStore(),
+    sink: MemoryLogSink = MemoryLogSink()
+  ) -> AuthServiceImpl {
+    AuthServiceImpl(
+      repo: repo, store: store,
+      logger: Logger(category: "AuthService", sink: sink, minimumLevel: .trace))
+  }
+
+  @Test func signingInPublishesAndSavesTheSession() async throws {
+    let store = InMemorySessionStore()
+    let service = makeService(store: store)
+    let user = try await service.login(username: "alice", password: "alice1234")
+    #expect(user.username == "alice")
+    #expect(service.sessionState.value == .signedIn(user))
+    #expect(service.currentAccessToken?.value == "at-1")
+    #expect(try store.load()?.refreshToken == "rt-1")
+  }
+
+  @Test func aRefusedSignInSaysWhy() async throws {
+    let repo = FakeAuthRepo()
+    repo.setLoginResult(.failure(.unauthorized("Wrong username or password.")))
+    let service = makeService(repo: repo)
+    await #expect(throws: ServiceError(.unauthorized, "Wrong username or password.")) {
+      try await service.login(username: "alice", password: "x")
+    }
+    #expect(service.sessionState.value == .signedOut)
+    await #expect(throws: ServiceError(.validation, "Enter a username and a password.")) {
+      try await service.login(username: " ", password: "")
+    }
+    #expect(repo.calls == ["login alice"])  // the blank one never reached the repository
+  }
+
+  @Test func signingOutEndsTheSessionEvenWhenTheServerCannotBeTold() async throws {
+    let repo = FakeAuthRepo()
+    repo.setLogoutResult(.failure(.offline("The server cannot be reached.")))
+    let store = InMemorySessionStore()
+    let service = makeService(repo: repo, store: store)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    await service.logout()
+    #expect(service.sessionState.value == .signedOut)
+    #expect(service.currentAccessToken == nil)
+    #expect(try store.load() == nil)
+    #expect(repo.calls == ["login alice", "logout at-1"])
+  }
+
+  @Test func refreshingReplacesAndSavesTheTokens() async throws {
+    let store = InMemorySessionStore()
+    let repo = FakeAuthRepo()
+    let service = makeService(repo: repo, store: store)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    let token = try await service.refreshAccessToken()
+    #expect(token.value == "at-2")
+    #expect(service.currentAccessToken?.value == "at-2")
+    #expect(try store.load()?.refreshToken == "rt-2")
+    #expect(repo.calls == ["login alice", "refresh rt-1"])
+  }
+
+  @Test func aFailedRefreshEndsTheSessionAsExpired() async throws {
+    let repo = FakeAuthRepo()
+    repo.setRefreshResult(.failure(.unauthorized("The session has ended. Sign in again.")))
+    let store = InMemorySessionStore()
+    let service = makeService(repo: repo, store: store)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    await #expect(throws: ServiceError.self) { try await service.refreshAccessToken() }
+    // The auth plugin calls this after a failed refresh:
+    await service.invalidateSession(because: .refreshFailed("refused"))
+    #expect(
+      service.sessionState.value == .expired(reason: "Your session has ended. Sign in again."))
+    #expect(service.currentAccessToken == nil)
+    #expect(try store.load() == nil)
+  }
+
+  @Test func theAuthPluginRefreshesThroughTheService() async throws {
+    // The service is the plugin's token source: an expired token is refreshed before sending.
+    let repo = FakeAuthRepo()
+    repo.setLoginResult(
+      .success(TokensModel(accessToken: "at-old", refreshToken: "rt-1", expiresIn: 0, user: .alice))
+    )
+    let service = makeService(repo: repo)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    let plugin = AuthPlugin(source: service)
+    struct Me: HTTPEndpoint {
+      var path: String { "/me" }
+      var method: HTTPMethod { .get }
+    }
+    let request = try await plugin.prepare(
+      HTTPRequest(method: .get, url: URL(string: "http://demo/me")!),
+      context: HTTPCallContext(endpoint: Me()))
+    #expect(request.headers["Authorization"] == "Bearer at-2")
+    #expect(repo.calls == ["login alice", "refresh rt-1"])
+  }
+
+  @Test func aSavedSessionIsRestored() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let store = FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json"))
+    let first = makeService(store: store)
+    let user = try await first.login(username: "alice", password: "alice1234")
+    let second = makeService(store: store)
+    #expect(await second.restoreSession() == .signedIn(user))
+    #expect(second.currentAccessToken?.value == "at-1")
+  }
+
+  @Test func aMissingSessionFileMeansSignedOutWithoutAWarning() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let sink = MemoryLogSink()
+    let service = makeService(
+      store: FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json")),
+      sink: sink)
+    #expect(await service.restoreSession() == .signedOut)
+    #expect(sink.records.filter { $0.level >= .warning }.isEmpty)
+  }
+
+  @Test func aCorruptSessionFileMeansSignedOutWithAWarning() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+    try Data("{ not a session".utf8).write(to: file)
+    let sink = MemoryLogSink()
+    let service = makeService(store: FileSessionStore(fileURL: file), sink: sink)
+    #expect(await service.restoreSession() == .signedOut)
+    let warning = try #require(sink.records.first { $0.level == .warning })
+    #expect(warning.message.contains("Starting signed out"))
+    #expect(warning.message.contains("not a saved session"))
+    #expect(!FileManager.default.fileExists(atPath: file.path))  // removed, so it warns once
+  }
+
+  @Test func endingTheSessionFromTheServerPublishesExpired() async throws {
+    let service = makeService()
+    _ = try await service.login(username: "alice", password: "alice1234")
+    await service.endSession(reason: "Your session was ended on the server.")
+    #expect(service.sessionState.value == .expired(reason: "Your session was ended on the server."))
+  }
+}
+
+@Suite("FileSessionStore")
+struct FileSessionStoreTests {
+  private let session = Session(
+    accessToken: "at-1", expiresAt: Date(timeIntervalSince1970: 1_900_000_000),
+    refreshToken: "rt-1",
+    user: User(id: 1, username: "alice", displayName: "Alice Kim"))
+
+  @Test func roundTripsWithOwnerOnlyPermissionsAndNoTemporaryFilesLeft() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let store = FileSessionStore(fileURL: directory.url.appendingPathComponent("app/session.json"))
+    try store.save(session)
+    try store.save(session)  // replacing works too
+    #expect(try store.load() == session)
+    let manager = FileManager.default
+    let fileMode =
+      try manager.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? NSNumber
+    let folderMode =
+      try manager.attributesOfItem(atPath: store.fileURL.deletingLastPathComponent().path)[
+        .posixPermissions] as? NSNumber
+    #expect(fileMode?.intValue == 0o600)
+    #expect(folderMode?.intValue == 0o700)
+    let contents = try manager.contentsOfDirectory(
+      atPath: store.fileURL.deletingLastPathComponent().path)
+    #expect(contents == ["session.json"])
+    try store.clear()
+    try store.clear()  // clearing twice is fine
+    #expect(try store.load() == nil)
+  }
+
+  @Test func followsXDGDataHomeThenHome() {
+    let xdg = FileSessionStore(
+      appName: "Trellis", environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"])
+    #expect(xdg.fileURL.path == "/data/Trellis/session.json")
+    let relative = FileSessionStore(
+      appName: "Trellis", environment: ["XDG_DATA_HOME": "data", "HOME": "/home/a"])
+    #expect(relative.fileURL.path == "/home/a/.local/share/Trellis/session.json")
+    let home = FileSessionStore(appName: "Trellis", environment: ["HOME": "/home/a"])
+    #expect(home.fileURL.path == "/home/a/.local/share/Trellis/session.json")
+  }
+
+  @Test func aFailedWriteLeavesTheOldSessionInPlace() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let store = FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json"))
+    try store.save(session)
+    // A directory where the store needs to create its temporary file makes the write fail.
+    let blocked = FileSessionStore(
+      fileURL: directory.url.appendingPathComponent("session.json/inner"))
+    #expect(throws: SessionStoreError.self) { try blocked.save(session) }
+    #expect(try store.load() == session)
+  }
+}

@@ -1,0 +1,126 @@
+import Core
+import Foundation
+import Network
+import Repository
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Service
+
+@Suite("UserService, TaskService, FileService")
+struct DataServiceTests {
+  @Test func theUserIsPublishedLoadedUpdatedAndForgottenOnSignOut() async throws {
+    let session = Relay(SessionState.signedOut)
+    let repo = FakeUserRepo()
+    let service = UserServiceImpl(repo: repo, sessionState: session)
+    #expect(service.currentUser.value == nil)
+    let user = try await service.loadCurrentUser(forceRefresh: false)
+    #expect(service.currentUser.value == user)
+    let updated = try await service.updateProfile(displayName: "Alice K.", title: nil, bio: "Hi")
+    #expect(updated.displayName == "Alice K." && updated.bio == "Hi")
+    #expect(service.currentUser.value == updated)
+    await #expect(
+      throws: ServiceError(
+        .validation, "Display name is required.", fields: ["displayName": "required"])
+    ) {
+      try await service.updateProfile(displayName: " ", title: nil, bio: nil)
+    }
+    session.send(.expired(reason: "gone"))
+    #expect(service.currentUser.value == nil)
+    #expect(repo.clearCount == 1)
+  }
+
+  @Test func theProjectContextFetchesAllFourAtOnce() async throws {
+    let gate = CallGate(open: false)
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(gate: gate), taskRepo: FakeTaskRepo(),
+      sessionState: Relay(.signedOut))
+    async let context = service.projectContext(projectID: 2)
+    await gate.waitForArrivals(4)  // all four requests are in flight before any answers
+    #expect(gate.maximumInFlight == 4)
+    gate.open()
+    let result = try await context
+    #expect(Set(gate.arrivals) == ["milestones 2", "tags 2", "members 2", "permissions 2"])
+    #expect(result.milestones == [Milestone(id: 21, name: "M2")])
+    #expect(result.tags == [Tag(id: 201, name: "tag2")])
+    #expect(result.members.map(\.displayName) == ["Alice Kim"])
+    #expect(result.permissions.canCreateTasks)
+  }
+
+  @Test func aFailingPartFailsTheProjectContext() async throws {
+    let repo = FakeProjectRepo()
+    repo.fail(with: .forbidden("You are not a member of Secret Lab."))
+    let service = TaskServiceImpl(
+      projectRepo: repo, taskRepo: FakeTaskRepo(), sessionState: Relay(.signedOut))
+    await #expect(throws: ServiceError(.forbidden, "You are not a member of Secret Lab.")) {
+      try await service.projectContext(projectID: 4)
+    }
+  }
+
+  @Test func tasksAreCreatedAndListedAndABlankTitleIsRefusedLocally() async throws {
+    let tasks = FakeTaskRepo()
+    let session = Relay(SessionState.signedIn(User(id: 1, username: "alice", displayName: "Alice")))
+    let projects = FakeProjectRepo()
+    let service = TaskServiceImpl(projectRepo: projects, taskRepo: tasks, sessionState: session)
+    let created = try await service.createTask(
+      TaskDraft(projectID: 1, title: "Write tests", tagIDs: [101]))
+    #expect(created.title == "Write tests" && created.tagIDs == [101])
+    #expect(try await service.tasks(projectID: 1, forceRefresh: false) == [created])
+    await #expect(
+      throws: ServiceError(.validation, "Title is required.", fields: ["title": "required"])
+    ) {
+      try await service.createTask(TaskDraft(projectID: 1, title: "   "))
+    }
+    #expect(
+      try await service.projects(forceRefresh: false).map(\.name) == ["Mobile App", "Backend"])
+    session.send(.signedOut)
+    #expect(tasks.clearCount == 1 && projects.clearCount == 1)
+  }
+
+  @Test func uploadsReadTheFileAndRefuseWhatCannotBeRead() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+    let file = directory.url.appendingPathComponent("shot.png")
+    try Data(repeating: 1, count: 64).write(to: file)
+    let repo = RecordingFileRepo()
+    let service = FileServiceImpl(repo: repo, maximumSize: 100)
+    let attachment = try await service.upload(fileAt: file, progress: nil)
+    #expect(attachment == Attachment(id: 1, name: "shot.png", size: 64))
+    #expect(repo.uploads == ["shot.png image/png 64"])
+    await #expect(
+      throws: ServiceError(.invalidInput, "Cannot read missing.png: no such file or no permission.")
+    ) {
+      try await service.upload(
+        fileAt: directory.url.appendingPathComponent("missing.png"), progress: nil)
+    }
+    let big = directory.url.appendingPathComponent("big.bin")
+    try Data(repeating: 0, count: 101).write(to: big)
+    await #expect(throws: ServiceError.self) {
+      try await service.upload(fileAt: big, progress: nil)
+    }
+    #expect(repo.uploads.count == 1)
+  }
+}
+
+/// Records uploads and answers with a file model.
+final class RecordingFileRepo: FileRepo {
+  private let recorded = Recorder()
+  var uploads: [String] { recorded.all }
+
+  func upload(
+    fileName: String, contentType: String, data: Data, progress: (@Sendable (Double) -> Void)?
+  ) async throws(RepositoryError) -> FileModel {
+    recorded.append("\(fileName) \(contentType) \(data.count)")
+    progress?(1)
+    return FileModel(id: 1, name: fileName, size: data.count, contentType: contentType)
+  }
+}
+
+/// Lines recorded from any thread.
+final class Recorder: Sendable {
+  private let lines = Mutex<[String]>([])
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+  var all: [String] { lines.withLock { $0 } }
+}
