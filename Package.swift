@@ -60,7 +60,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Trellis",
-      dependencies: ["Front", "Reactor", "Service", "Repository", "Network", "Core"],
+      dependencies: ["Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend"],
       path: "App",
       plugins: layerRule
     ),
@@ -128,6 +128,12 @@ let package = Package(
       dependencies: ["Service", "Repository", "Network", "Core", "TestSupport"]),
     .testTarget(
       name: "DemoBackendTests", dependencies: ["DemoBackend", "LoopbackServer", "Network", "Core"]),
+    .testTarget(
+      name: "ReactorTests", dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"]),
+    .testTarget(name: "FrontTests", dependencies: ["Front", "Reactor", "Service", "Core", "TestSupport"]),
+    .testTarget(
+      name: "AppTests",
+      dependencies: ["Trellis", "Front", "Reactor", "Service", "DemoBackend", "LoopbackServer", "Core"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,8 @@
-import Core
+// Trellis: `swift run Trellis --help` lists the options. The app is built in
+// CompositionRoot.swift and started in TrellisApp.swift.
+import Foundation
 
-Logger(category: "App").info("Trellis starting")
+let status = await TrellisApp.run(
+  arguments: Array(CommandLine.arguments.dropFirst()),
+  environment: ProcessInfo.processInfo.environment)
+exit(status)

@@ -258,7 +258,9 @@ public struct ReactorTestFailure: Error, CustomStringConvertible {
   public var description: String { "\(location): \(message)" }
 }
 
-/// The lines where two values' dumps differ, `-` expected and `+` received.
+/// A line diff of two values' dumps: `-` expected, `+` received, two spaces for lines both
+/// share (a longest-common-subsequence diff, so an extra or missing line does not misalign the
+/// rest).
 struct Difference<Value>: CustomStringConvertible {
   var expected: Value
   var received: Value
@@ -268,17 +270,30 @@ struct Difference<Value>: CustomStringConvertible {
     var receivedDump = ""
     dump(expected, to: &expectedDump)
     dump(received, to: &receivedDump)
-    let expectedLines = expectedDump.split(separator: "\n", omittingEmptySubsequences: false)
-    let receivedLines = receivedDump.split(separator: "\n", omittingEmptySubsequences: false)
+    let old = expectedDump.split(separator: "\n").map(String.init)
+    let new = receivedDump.split(separator: "\n").map(String.init)
+    // common[i][j]: the longest common subsequence of old[i...] and new[j...].
+    var common = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
+    for i in stride(from: old.count - 1, through: 0, by: -1) {
+      for j in stride(from: new.count - 1, through: 0, by: -1) {
+        common[i][j] =
+          old[i] == new[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
+      }
+    }
     var lines: [String] = []
-    for index in 0..<max(expectedLines.count, receivedLines.count) {
-      let want = index < expectedLines.count ? expectedLines[index] : nil
-      let got = index < receivedLines.count ? receivedLines[index] : nil
-      if want == got {
-        lines.append("  " + String(want ?? ""))
+    var i = 0
+    var j = 0
+    while i < old.count || j < new.count {
+      if i < old.count, j < new.count, old[i] == new[j] {
+        lines.append("  " + old[i])
+        i += 1
+        j += 1
+      } else if j < new.count, i == old.count || common[i][j + 1] >= common[i + 1][j] {
+        lines.append("+ " + new[j])
+        j += 1
       } else {
-        if let want { lines.append("- " + want) }
-        if let got { lines.append("+ " + got) }
+        lines.append("- " + old[i])
+        i += 1
       }
     }
     return lines.joined(separator: "\n")

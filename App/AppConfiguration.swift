@@ -1,0 +1,121 @@
+import Core
+import Foundation
+
+/// How the app was asked to run: from command-line options, then environment variables.
+struct AppConfiguration: Equatable {
+  /// The backend's address; `nil` runs the embedded demo backend in process.
+  var server: URL?
+  /// A script to run instead of the interactive terminal UI.
+  var scriptPath: String?
+  /// Whether standard input is a script (it is not a terminal and no script file was given).
+  var readsScriptFromStandardInput = false
+  /// The lowest log level written, when set by an option or the environment.
+  var explicitLogLevel: LogLevel?
+  /// Where logs go; default: `trellis.log` in the data directory (interactive) or standard
+  /// error (script).
+  var logFile: String?
+  /// Where the session is saved; default: the XDG data directory.
+  var dataDirectory: String?
+  /// Run the embedded backend without its demo latency.
+  var isInstant = false
+  /// In script mode, print only failures (not each changed screen).
+  var isQuiet = false
+
+  static let usage = """
+    Usage: Trellis [options]
+
+    Runs the Trellis demo app in the terminal. With no options it uses the embedded demo
+    backend (in process); sign in as alice / alice1234, bob / bob1234 or carol / carol1234.
+    When standard input is not a terminal, it reads script commands from it instead.
+
+    Options:
+      --server URL         Use the backend at URL (start one with: swift run DemoServer).
+      --script FILE        Run the script commands in FILE, then exit (status 1 on failure).
+      --log-level LEVEL    trace, debug, info, notice, warning or error (default: info;
+                           warning in script mode).
+      --log-file PATH      Write logs to PATH.
+      --data-dir PATH      Keep the saved session in PATH (default: $XDG_DATA_HOME/trellis).
+      --instant            Embedded backend without its demo latency.
+      --quiet              Script mode: print only failures, not each screen.
+      -h, --help           Show this help.
+
+    Environment: TRELLIS_SERVER and TRELLIS_LOG_LEVEL set the defaults of --server and
+    --log-level.
+
+    Script commands, one per line (# starts a comment):
+      tap <button>                 type <field> <text>        select <list> <number|title>
+      toggle <checklist> <item>    back                       menu [item]
+      wait <text>                  expect <text>              expect-not <text>
+      dump                         sleep <seconds>            quit
+    Keys: Tab/arrows move, Enter chooses, Esc goes back, Ctrl-O opens the menu, Ctrl-C quits.
+    """
+
+  /// What parsing can end in besides a configuration.
+  enum ParseError: Error, Equatable {
+    /// `--help` was given.
+    case helpRequested
+    /// An option is unknown or its value is missing or invalid.
+    case invalid(String)
+  }
+
+  /// Parses `arguments` (without the program name) over `environment`.
+  init(arguments: [String], environment: [String: String], standardInputIsTerminal: Bool)
+    throws(ParseError)
+  {
+    if let server = environment["TRELLIS_SERVER"], !server.isEmpty {
+      self.server = try Self.serverURL(server)
+    }
+    if let level = environment["TRELLIS_LOG_LEVEL"], !level.isEmpty {
+      guard let parsed = LogLevel(name: level) else {
+        throw .invalid("TRELLIS_LOG_LEVEL must be one of \(Self.levelNames), not \"\(level)\"")
+      }
+      explicitLogLevel = parsed
+    }
+    var iterator = arguments.makeIterator()
+    func value(for option: String) throws(ParseError) -> String {
+      guard let value = iterator.next(), !value.hasPrefix("--") else {
+        throw .invalid("\(option) needs a value")
+      }
+      return value
+    }
+    while let argument = iterator.next() {
+      switch argument {
+      case "-h", "--help": throw .helpRequested
+      case "--server": server = try Self.serverURL(try value(for: argument))
+      case "--script": scriptPath = try value(for: argument)
+      case "--log-level":
+        let name = try value(for: argument)
+        guard let level = LogLevel(name: name) else {
+          throw .invalid("--log-level must be one of \(Self.levelNames), not \"\(name)\"")
+        }
+        explicitLogLevel = level
+      case "--log-file": logFile = try value(for: argument)
+      case "--data-dir": dataDirectory = try value(for: argument)
+      case "--instant": isInstant = true
+      case "--quiet": isQuiet = true
+      default: throw .invalid("unknown option \"\(argument)\"")
+      }
+    }
+    readsScriptFromStandardInput = scriptPath == nil && !standardInputIsTerminal
+  }
+
+  /// Whether the app runs a script rather than the interactive UI.
+  var isScripted: Bool { scriptPath != nil || readsScriptFromStandardInput }
+
+  /// The lowest log level written: as set, else `warning` for scripts (their output is the
+  /// screens) and `info` for the interactive app (which logs to a file).
+  var logLevel: LogLevel { explicitLogLevel ?? (isScripted ? .warning : .info) }
+
+  private static var levelNames: String {
+    LogLevel.allCases.map(\.description).joined(separator: ", ")
+  }
+
+  private static func serverURL(_ text: String) throws(ParseError) -> URL {
+    guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
+      url.host != nil
+    else {
+      throw .invalid("--server needs an http(s) URL such as http://127.0.0.1:8080, not \"\(text)\"")
+    }
+    return url
+  }
+}

@@ -1,0 +1,162 @@
+import Core
+import DemoBackend
+import Foundation
+import Front
+import Network
+import Reactor
+import Repository
+import Service
+
+/// What `CompositionRoot.resolve` builds: the window, and the long-lived objects tests and the
+/// entry point need to reach.
+@MainActor
+struct AppDependencies {
+  /// The window, showing the splash screen.
+  let window: Window
+  /// The embedded demo backend, when the app runs without `--server`.
+  let backend: DemoBackend?
+  /// The auth service.
+  let authService: any AuthService
+}
+
+/// Builds the app by hand (FLo 2.0's `CompositionRoot`, seed 004), top to bottom: the
+/// transport, the auth service and its plugin, the requesters, the repositories, the services;
+/// then the screens, each made on demand by a factory with a fresh reactor and a service
+/// provider that exposes only what the screen needs. No container library: reading this file
+/// shows every dependency of the app.
+@MainActor
+enum CompositionRoot {
+  static func resolve(_ configuration: AppConfiguration) -> AppDependencies {
+    let window = Window(appName: "Trellis")
+
+    // MARK: Transport: the embedded demo backend, or a real server
+    let backend: DemoBackend?
+    let transport: any HTTPTransport & StreamingHTTPTransport
+    let baseURL: URL
+    if let server = configuration.server {
+      backend = nil
+      transport = URLSessionTransport()
+      baseURL = server
+    } else {
+      let embedded = DemoBackend(configuration: configuration.isInstant ? .instant : .demo)
+      backend = embedded
+      transport = StubTransport(responder: embedded.router)
+      baseURL = URL(string: "http://embedded.trellis")!
+    }
+    let loggingPlugin = LoggingPlugin(logger: Logger(category: "HTTP"))
+    let retryPlugin = RetryPlugin()
+
+    // MARK: Auth service and its plugin
+    let sessionStore = FileSessionStore(
+      fileURL: dataDirectory(configuration).appendingPathComponent("session.json"))
+    let authRequester = HTTPRequester<AuthDataAPI>(
+      baseURL: baseURL, transport: transport, plugins: [loggingPlugin])
+    let authService = AuthServiceImpl(
+      repo: AuthRepoImpl(requester: authRequester), store: sessionStore)
+    let authPlugin = AuthPlugin(source: authService)
+    let plugins: [any HTTPPlugin] = [authPlugin, retryPlugin, loggingPlugin]
+
+    // MARK: Requesters
+    let userDataRequester = HTTPRequester<UserDataAPI>(
+      baseURL: baseURL, transport: transport, plugins: plugins)
+    let projectDataRequester = HTTPRequester<ProjectDataAPI>(
+      baseURL: baseURL, transport: transport, plugins: plugins)
+    let taskDataRequester = HTTPRequester<TaskDataAPI>(
+      baseURL: baseURL, transport: transport, plugins: plugins)
+    let fileDataRequester = HTTPRequester<FileDataAPI>(
+      baseURL: baseURL, transport: transport, plugins: plugins)
+    let eventDataRequester = HTTPRequester<EventDataAPI>(
+      baseURL: baseURL, transport: transport, plugins: [authPlugin, loggingPlugin])
+
+    // MARK: Repositories
+    let userRepo = UserRepoImpl(requester: userDataRequester)
+    let projectRepo = ProjectRepoImpl(requester: projectDataRequester)
+    let taskRepo = TaskRepoImpl(requester: taskDataRequester)
+    let fileRepo = FileRepoImpl(requester: fileDataRequester)
+    let eventRepo = EventRepoImpl(requester: eventDataRequester, transport: transport)
+
+    // MARK: Services
+    let userService = UserServiceImpl(repo: userRepo, sessionState: authService.sessionState)
+    let taskService = TaskServiceImpl(
+      projectRepo: projectRepo, taskRepo: taskRepo, sessionState: authService.sessionState)
+    let fileService = FileServiceImpl(repo: fileRepo)
+    let connectionService = ConnectionServiceImpl(repo: eventRepo, authService: authService)
+
+    // MARK: Screens of the signed-in area
+    func makeTaskComposeViewController() -> ViewController {
+      let serviceProvider = TaskComposeViewServiceProviderImpl(
+        taskService: taskService, fileService: fileService)
+      return TaskComposeViewController(
+        reactor: TaskComposeViewReactor(serviceProvider: serviceProvider))
+    }
+
+    func makeTaskListViewController() -> ViewController {
+      let serviceProvider = TaskListViewServiceProviderImpl(
+        taskService: taskService, connectionService: connectionService)
+      let viewControllerProvider = TaskListViewControllerProviderImpl(
+        compose: makeTaskComposeViewController)
+      return TaskListViewController(
+        reactor: TaskListViewReactor(serviceProvider: serviceProvider),
+        viewControllerProvider: viewControllerProvider)
+    }
+
+    func makeProfileViewController() -> ViewController {
+      let serviceProvider = ProfileViewServiceProviderImpl(userService: userService)
+      return ProfileViewController(reactor: ProfileViewReactor(serviceProvider: serviceProvider))
+    }
+
+    // trellis:screen-factories (the generator adds screen factories above this line)
+
+    func makeConnectionBannerViewController() -> ViewController {
+      let serviceProvider = ConnectionBannerViewServiceProviderImpl(
+        connectionService: connectionService)
+      return ConnectionBannerViewController(
+        reactor: ConnectionBannerViewReactor(serviceProvider: serviceProvider))
+    }
+
+    let mainMenu: [MainMenuEntry] = [
+      MainMenuEntry(title: "Tasks", makeViewController: makeTaskListViewController),
+      MainMenuEntry(title: "New task", makeViewController: makeTaskComposeViewController),
+      MainMenuEntry(title: "Profile", makeViewController: makeProfileViewController),
+      // trellis:menu-entries (the generator adds menu entries above this line)
+    ]
+
+    // MARK: Main, Login and Splash
+    func makeMainViewController() -> ViewController {
+      let serviceProvider = MainViewServiceProviderImpl(
+        authService: authService, userService: userService)
+      let viewControllerProvider = MainViewControllerProviderImpl(
+        menuEntries: mainMenu, login: makeLoginViewController,
+        banner: makeConnectionBannerViewController)
+      let mainViewController = MainViewController(
+        reactor: MainViewReactor(serviceProvider: serviceProvider),
+        viewControllerProvider: viewControllerProvider)
+      return NavigationController(root: mainViewController)
+    }
+
+    func makeLoginViewController(notice: String?) -> ViewController {
+      let serviceProvider = LoginViewServiceProviderImpl(authService: authService)
+      return LoginViewController(
+        reactor: LoginViewReactor(serviceProvider: serviceProvider, notice: notice),
+        viewControllerProvider: LoginViewControllerProviderImpl(main: makeMainViewController))
+    }
+
+    let splashViewController = SplashViewController(
+      reactor: SplashViewReactor(
+        serviceProvider: SplashViewServiceProviderImpl(authService: authService)),
+      viewControllerProvider: SplashViewControllerProviderImpl(
+        main: makeMainViewController, login: { makeLoginViewController(notice: nil) }))
+    window.setRoot(splashViewController)
+
+    return AppDependencies(window: window, backend: backend, authService: authService)
+  }
+
+  /// `--data-dir`, else the XDG data directory's `trellis` folder.
+  static func dataDirectory(_ configuration: AppConfiguration) -> URL {
+    if let directory = configuration.dataDirectory {
+      return URL(fileURLWithPath: directory, isDirectory: true)
+    }
+    return FileSessionStore.dataDirectory(environment: ProcessInfo.processInfo.environment)
+      .appendingPathComponent("trellis", isDirectory: true)
+  }
+}

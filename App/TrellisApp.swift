@@ -1,0 +1,95 @@
+import Core
+import Foundation
+import Front
+
+/// The entry point: parse the options, set up logging, build the app, and run it in the
+/// terminal or from a script.
+@MainActor
+enum TrellisApp {
+  /// Runs the app and returns the process's exit status: 0, 1 when a script failed, 2 for
+  /// bad options.
+  static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+    let configuration: AppConfiguration
+    do {
+      configuration = try AppConfiguration(
+        arguments: arguments, environment: environment,
+        standardInputIsTerminal: TerminalDevice.isInteractive)
+    } catch {
+      switch error {
+      case .helpRequested:
+        print(AppConfiguration.usage)
+        return 0
+      case .invalid(let message):
+        FileHandle.standardError.write(
+          Data("Trellis: \(message)\n\n\(AppConfiguration.usage)\n".utf8))
+        return 2
+      }
+    }
+
+    let scriptLines: AsyncStream<String>?
+    if let path = configuration.scriptPath {
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        FileHandle.standardError.write(Data("Trellis: cannot read the script \(path)\n".utf8))
+        return 2
+      }
+      scriptLines = AsyncStream { continuation in
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+          continuation.yield(String(line))
+        }
+        continuation.finish()
+      }
+    } else if configuration.readsScriptFromStandardInput {
+      scriptLines = standardInputLines()
+    } else {
+      scriptLines = nil
+    }
+
+    bootstrapLogging(configuration)
+    let dependencies = CompositionRoot.resolve(configuration)
+
+    guard let scriptLines else {
+      await InteractiveSession(window: dependencies.window).run()
+      return 0
+    }
+    var options = ScriptSession.Options()
+    options.printsFrames = !configuration.isQuiet
+    let session = ScriptSession(window: dependencies.window, options: options) { print($0) }
+    switch await session.run(scriptLines) {
+    case .completed: return 0
+    case .failed: return 1
+    }
+  }
+
+  /// Logs go to a file in interactive mode (the terminal is the screen), to standard error in
+  /// script mode, or to `--log-file`.
+  static func bootstrapLogging(_ configuration: AppConfiguration) {
+    let path =
+      configuration.logFile
+      ?? (configuration.isScripted
+        ? nil
+        : CompositionRoot.dataDirectory(configuration).appendingPathComponent("trellis.log").path)
+    guard let path else {
+      LogSystem.bootstrap(sink: StandardErrorLogSink(), minimumLevel: configuration.logLevel)
+      return
+    }
+    do {
+      let sink = try FileLogSink(url: URL(fileURLWithPath: path))
+      LogSystem.bootstrap(sink: sink, minimumLevel: configuration.logLevel)
+    } catch {
+      FileHandle.standardError.write(Data("Trellis: cannot write logs to \(path): \(error)\n".utf8))
+      LogSystem.bootstrap(sink: StandardErrorLogSink(), minimumLevel: .error)
+    }
+  }
+
+  /// Standard input's lines, read on a thread of their own until the end of input.
+  static func standardInputLines() -> AsyncStream<String> {
+    let (stream, continuation) = AsyncStream<String>.makeStream()
+    let reader = Thread {
+      while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+      continuation.finish()
+    }
+    reader.name = "Trellis.script"
+    reader.start()
+    return stream
+  }
+}

@@ -1,1 +1,0 @@
-// The Front layer. See README.md for what belongs here.

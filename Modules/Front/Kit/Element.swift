@@ -1,0 +1,149 @@
+/// One piece of a screen, described from the current state each time the screen is drawn:
+/// text, a text field, a button, a list, a checklist, a spinner. View controllers return their
+/// elements from `body()`; the kit lays them out, draws them, moves the focus and turns keys
+/// and script commands into the elements' actions.
+@MainActor
+public enum Element {
+  /// A heading.
+  case heading(String)
+  /// Text, wrapped to the width.
+  case text(String, style: TextStyle = .plain)
+  /// An empty line.
+  case spacer
+  /// A one-line text input.
+  case field(TextField)
+  /// A button. Consecutive buttons share a row.
+  case button(Button)
+  /// A list to choose one item from.
+  case list(ListBox)
+  /// A list of items to check and uncheck.
+  case checklist(CheckList)
+  /// A loading indicator with a caption.
+  case spinner(String)
+
+  /// The id of the focusable control this element is, if it is one.
+  var focusID: String? {
+    switch self {
+    case .field(let field): "field:\(field.id)"
+    case .button(let button): button.isEnabled ? "button:\(button.title)" : nil
+    case .list(let list): list.items.isEmpty ? nil : "list:\(list.id)"
+    case .checklist(let list): list.items.isEmpty ? nil : "checklist:\(list.id)"
+    case .heading, .text, .spacer, .spinner: nil
+    }
+  }
+}
+
+/// A one-line text input.
+@MainActor
+public struct TextField {
+  /// The field's name in script commands: `type <id> <text>`.
+  public var id: String
+  /// The label shown before it.
+  public var label: String
+  /// The current text (from the reactor's state).
+  public var text: String
+  /// Whether to show bullets instead of the text.
+  public var isSecure: Bool
+  /// Called with the new text on every edit.
+  public var onChange: (String) -> Void
+  /// Called when Enter is pressed in the field.
+  public var onSubmit: (() -> Void)?
+
+  /// Creates a field.
+  public init(
+    id: String, label: String, text: String, isSecure: Bool = false,
+    onChange: @escaping (String) -> Void, onSubmit: (() -> Void)? = nil
+  ) {
+    self.id = id
+    self.label = label
+    self.text = text
+    self.isSecure = isSecure
+    self.onChange = onChange
+    self.onSubmit = onSubmit
+  }
+}
+
+/// A button.
+@MainActor
+public struct Button {
+  /// The title, also its name in script commands: `tap <title>`.
+  public var title: String
+  /// Whether it can be tapped.
+  public var isEnabled: Bool
+  /// Called when it is tapped.
+  public var action: () -> Void
+
+  /// Creates a button.
+  public init(_ title: String, isEnabled: Bool = true, action: @escaping () -> Void) {
+    self.title = title
+    self.isEnabled = isEnabled
+    self.action = action
+  }
+}
+
+/// A row of a list.
+public struct ListItem: Sendable, Equatable {
+  /// The row's title, also its name in script commands.
+  public var title: String
+  /// Text shown after the title, dimmed.
+  public var detail: String
+  /// Whether the row is the chosen one (marked with a dot) or checked.
+  public var isSelected: Bool
+
+  /// Creates a row.
+  public init(_ title: String, detail: String = "", isSelected: Bool = false) {
+    self.title = title
+    self.detail = detail
+    self.isSelected = isSelected
+  }
+}
+
+/// A list to choose one item from: `select <id> <number or title>`.
+@MainActor
+public struct ListBox {
+  /// The list's name in script commands.
+  public var id: String
+  /// The title shown above it.
+  public var title: String
+  /// The rows.
+  public var items: [ListItem]
+  /// Shown when there are no rows.
+  public var emptyText: String
+  /// Called with the index of the chosen row.
+  public var onSelect: (Int) -> Void
+
+  /// Creates a list.
+  public init(
+    id: String, title: String, items: [ListItem], emptyText: String = "Nothing here yet.",
+    onSelect: @escaping (Int) -> Void
+  ) {
+    self.id = id
+    self.title = title
+    self.items = items
+    self.emptyText = emptyText
+    self.onSelect = onSelect
+  }
+}
+
+/// A list of items to check and uncheck: `toggle <id> <number or title>`.
+@MainActor
+public struct CheckList {
+  /// The list's name in script commands.
+  public var id: String
+  /// The title shown above it.
+  public var title: String
+  /// The rows; `isSelected` is checked.
+  public var items: [ListItem]
+  /// Called with the index of the toggled row.
+  public var onToggle: (Int) -> Void
+
+  /// Creates a checklist.
+  public init(
+    id: String, title: String, items: [ListItem], onToggle: @escaping (Int) -> Void
+  ) {
+    self.id = id
+    self.title = title
+    self.items = items
+    self.onToggle = onToggle
+  }
+}

@@ -1,0 +1,320 @@
+/// Lays out a screen's elements, draws them, and turns keys and commands into their actions.
+///
+/// The form is rebuilt from `body()` on every draw; what survives between draws is only the
+/// focus (by control id) and each list's cursor, kept in ``FormState``.
+@MainActor
+struct Form {
+  let elements: [Element]
+
+  /// Focusable controls in order.
+  var focusIDs: [String] { elements.compactMap(\.focusID) }
+
+  // MARK: Drawing
+
+  /// Draws the form into `frame` within rows `top..<top+height`, scrolled so the focused
+  /// control is visible. `spinnerFrame` animates spinners.
+  func draw(
+    into frame: inout FrameBuffer, top: Int, height: Int, state: FormState, spinnerFrame: Int
+  ) {
+    let lines = layout(width: frame.width, state: state, spinnerFrame: spinnerFrame)
+    let focusedLine = lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID && $0.isCursor }
+      ?? lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID }
+    var offset = 0
+    if let focusedLine, focusedLine >= height { offset = focusedLine - height + 1 }
+    for (row, line) in lines.dropFirst(offset).prefix(height).enumerated() {
+      var x = 1
+      for span in line.spans {
+        x += frame.write(span.text, x: x, y: top + row, style: span.style, maxWidth: frame.width - x - 1)
+      }
+    }
+    if offset > 0 { frame.write("↑ more", x: frame.width - 8, y: top, style: .dim) }
+    if lines.count - offset > height {
+      frame.write("↓ more", x: frame.width - 8, y: top + height - 1, style: .dim)
+    }
+  }
+
+  struct Span {
+    var text: String
+    var style: TextStyle
+  }
+
+  struct Line {
+    var spans: [Span]
+    var focusID: String?
+    /// The row a list's cursor is on.
+    var isCursor = false
+  }
+
+  func layout(width: Int, state: FormState, spinnerFrame: Int) -> [Line] {
+    var lines: [Line] = []
+    var pendingButtons: [Button] = []
+
+    func flushButtons() {
+      guard !pendingButtons.isEmpty else { return }
+      var spans: [Span] = []
+      var focusID: String?
+      for button in pendingButtons {
+        let id = "button:\(button.title)"
+        let focused = state.focusedID == id && button.isEnabled
+        if focused { focusID = id }
+        let style: TextStyle = !button.isEnabled ? .dim : focused ? .inverse : .bold
+        spans.append(Span(text: "[ \(button.title) ]", style: style))
+        spans.append(Span(text: " ", style: .plain))
+      }
+      lines.append(Line(spans: spans, focusID: focusID ?? pendingButtons.first.map { "button:\($0.title)" }))
+      pendingButtons.removeAll()
+    }
+
+    for element in elements {
+      if case .button(let button) = element {
+        pendingButtons.append(button)
+        continue
+      }
+      flushButtons()
+      switch element {
+      case .heading(let title):
+        lines.append(Line(spans: [Span(text: title, style: .bold)]))
+        lines.append(Line(spans: []))
+      case .text(let text, let style):
+        for row in Self.wrap(text, width: max(10, width - 2)) {
+          lines.append(Line(spans: [Span(text: row, style: style)]))
+        }
+      case .spacer:
+        lines.append(Line(spans: []))
+      case .field(let field):
+        let id = "field:\(field.id)"
+        let focused = state.focusedID == id
+        let shown = field.isSecure ? String(repeating: "•", count: field.text.count) : field.text
+        let box = shown + (focused ? "▏" : "")
+        let padding = String(repeating: " ", count: max(0, 24 - box.displayWidth))
+        lines.append(
+          Line(
+            spans: [
+              Span(text: "\(field.label): ", style: focused ? .bold : .plain),
+              Span(text: box + padding, style: TextStyle(isInverse: focused, isUnderlined: true)),
+            ], focusID: id))
+      case .list(let list):
+        let id = "list:\(list.id)"
+        lines.append(Line(spans: [Span(text: list.title, style: .bold)]))
+        if list.items.isEmpty {
+          lines.append(Line(spans: [Span(text: "  " + list.emptyText, style: .dim)]))
+        }
+        for (index, item) in list.items.enumerated() {
+          let isCursor = state.focusedID == id && state.cursor(for: id, count: list.items.count) == index
+          let marker = item.isSelected ? "●" : " "
+          var spans = [Span(text: " \(marker) \(index + 1). \(item.title)", style: isCursor ? .inverse : .plain)]
+          if !item.detail.isEmpty { spans.append(Span(text: "  \(item.detail)", style: .dim)) }
+          lines.append(Line(spans: spans, focusID: id, isCursor: isCursor))
+        }
+      case .checklist(let list):
+        let id = "checklist:\(list.id)"
+        lines.append(Line(spans: [Span(text: list.title, style: .bold)]))
+        for (index, item) in list.items.enumerated() {
+          let isCursor = state.focusedID == id && state.cursor(for: id, count: list.items.count) == index
+          let box = item.isSelected ? "[x]" : "[ ]"
+          lines.append(
+            Line(
+              spans: [Span(text: " \(box) \(item.title)", style: isCursor ? .inverse : .plain)],
+              focusID: id, isCursor: isCursor))
+        }
+      case .spinner(let caption):
+        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        lines.append(
+          Line(spans: [Span(text: "\(frames[spinnerFrame % frames.count]) \(caption)", style: .warning)]))
+      case .button:
+        break
+      }
+    }
+    flushButtons()
+    return lines
+  }
+
+  /// Splits `text` into rows of at most `width` columns, at spaces where possible.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var rows: [String] = []
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var row = ""
+      for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+        let candidate = row.isEmpty ? String(word) : row + " " + word
+        if candidate.displayWidth <= width {
+          row = candidate
+        } else {
+          if !row.isEmpty { rows.append(row) }
+          row = String(word)
+          while row.displayWidth > width {
+            rows.append(String(row.prefix(width)))
+            row = String(row.dropFirst(width))
+          }
+        }
+      }
+      rows.append(row)
+    }
+    return rows
+  }
+
+  // MARK: Keys
+
+  /// Applies a key; returns whether the form used it.
+  func handle(_ key: Key, state: inout FormState) -> Bool {
+    let ids = focusIDs
+    state.normalizeFocus(ids)
+    guard let focused = state.focusedID else {
+      return false
+    }
+    switch key {
+    case .tab:
+      state.moveFocus(by: 1, in: ids)
+    case .backTab:
+      state.moveFocus(by: -1, in: ids)
+    case .up, .down:
+      let step = key == .up ? -1 : 1
+      if let count = itemCount(of: focused) {
+        let cursor = state.cursor(for: focused, count: count) + step
+        if cursor >= 0, cursor < count {
+          state.cursors[focused] = cursor
+          return true
+        }
+      }
+      state.moveFocus(by: step, in: ids)
+    case .enter:
+      activate(focused, state: &state)
+    case .character(" ") where focused.hasPrefix("checklist:"):
+      activate(focused, state: &state)
+    case .character(let character):
+      guard let field = field(focused) else { return false }
+      field.onChange(field.text + String(character))
+    case .backspace:
+      guard let field = field(focused) else { return false }
+      field.onChange(String(field.text.dropLast()))
+    default:
+      return false
+    }
+    return true
+  }
+
+  private func activate(_ id: String, state: inout FormState) {
+    for element in elements where element.focusID == id {
+      switch element {
+      case .button(let button): button.action()
+      case .list(let list): list.onSelect(state.cursor(for: id, count: list.items.count))
+      case .checklist(let list): list.onToggle(state.cursor(for: id, count: list.items.count))
+      case .field(let field):
+        if let submit = field.onSubmit { submit() } else { state.moveFocus(by: 1, in: focusIDs) }
+      default: break
+      }
+    }
+  }
+
+  private func itemCount(of id: String) -> Int? {
+    for element in elements where element.focusID == id {
+      if case .list(let list) = element { return list.items.count }
+      if case .checklist(let list) = element { return list.items.count }
+    }
+    return nil
+  }
+
+  private func field(_ id: String) -> TextField? {
+    for case .field(let field) in elements where "field:\(field.id)" == id { return field }
+    return nil
+  }
+
+  // MARK: Script commands
+
+  /// Taps the button titled `title` (ignoring case).
+  func tap(_ title: String) throws(ScriptError) {
+    let buttons = elements.compactMap { element -> Button? in
+      if case .button(let button) = element { return button }
+      return nil
+    }
+    guard let button = buttons.first(where: { $0.title.lowercased() == title.lowercased() }) else {
+      throw .notFound("no button \"\(title)\" (buttons: \(Self.names(buttons.map(\.title))))")
+    }
+    guard button.isEnabled else { throw .disabled("the button \"\(button.title)\" is disabled") }
+    button.action()
+  }
+
+  /// Replaces the text of the field named `name` (its id or label).
+  func type(_ name: String, text: String) throws(ScriptError) {
+    let fields = elements.compactMap { element -> TextField? in
+      if case .field(let field) = element { return field }
+      return nil
+    }
+    guard
+      let field = fields.first(where: {
+        $0.id.lowercased() == name.lowercased() || $0.label.lowercased() == name.lowercased()
+      })
+    else {
+      throw .notFound("no field \"\(name)\" (fields: \(Self.names(fields.map(\.id))))")
+    }
+    field.onChange(text)
+  }
+
+  /// Chooses a row of the list named `name` (its id or title), by 1-based number or title.
+  func select(_ name: String, item: String) throws(ScriptError) {
+    let lists = elements.compactMap { element -> ListBox? in
+      if case .list(let list) = element { return list }
+      return nil
+    }
+    guard let list = lists.first(where: { Self.matches($0.id, $0.title, name) }) else {
+      throw .notFound("no list \"\(name)\" (lists: \(Self.names(lists.map(\.id))))")
+    }
+    list.onSelect(try Self.index(of: item, in: list.items, listName: list.id))
+  }
+
+  /// Toggles a row of the checklist named `name`, by 1-based number or title.
+  func toggle(_ name: String, item: String) throws(ScriptError) {
+    let lists = elements.compactMap { element -> CheckList? in
+      if case .checklist(let list) = element { return list }
+      return nil
+    }
+    guard let list = lists.first(where: { Self.matches($0.id, $0.title, name) }) else {
+      throw .notFound("no checklist \"\(name)\" (checklists: \(Self.names(lists.map(\.id))))")
+    }
+    list.onToggle(try Self.index(of: item, in: list.items, listName: list.id))
+  }
+
+  private static func matches(_ id: String, _ title: String, _ name: String) -> Bool {
+    id.lowercased() == name.lowercased() || title.lowercased() == name.lowercased()
+  }
+
+  private static func index(of item: String, in items: [ListItem], listName: String)
+    throws(ScriptError) -> Int
+  {
+    if let number = Int(item) {
+      guard number >= 1, number <= items.count else {
+        throw .notFound("\(listName) has \(items.count) item(s); there is no number \(number)")
+      }
+      return number - 1
+    }
+    guard let index = items.firstIndex(where: { $0.title.lowercased() == item.lowercased() }) else {
+      throw .notFound("\(listName) has no item \"\(item)\" (items: \(names(items.map(\.title))))")
+    }
+    return index
+  }
+
+  private static func names(_ names: [String]) -> String {
+    names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
+  }
+}
+
+/// What survives between draws of a form: the focus and the list cursors.
+struct FormState {
+  var focusedID: String?
+  var cursors: [String: Int] = [:]
+
+  func cursor(for id: String, count: Int) -> Int {
+    min(max(0, cursors[id] ?? 0), max(0, count - 1))
+  }
+
+  /// Keeps the focus on an existing control, or moves it to the first one.
+  mutating func normalizeFocus(_ ids: [String]) {
+    if let focusedID, ids.contains(focusedID) { return }
+    focusedID = ids.first
+  }
+
+  mutating func moveFocus(by step: Int, in ids: [String]) {
+    guard !ids.isEmpty else { return }
+    let current = focusedID.flatMap { ids.firstIndex(of: $0) } ?? 0
+    focusedID = ids[(current + step + ids.count) % ids.count]
+  }
+}

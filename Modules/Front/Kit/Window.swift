@@ -1,0 +1,302 @@
+/// The terminal's size in columns and rows.
+public struct TerminalSize: Sendable, Equatable {
+  /// Columns.
+  public var columns: Int
+  /// Rows.
+  public var rows: Int
+
+  /// Creates a size; at least 40 by 12.
+  public init(columns: Int, rows: Int) {
+    self.columns = max(40, columns)
+    self.rows = max(12, rows)
+  }
+}
+
+/// Owns the screen: the root view controller, screens presented over it, the slide menu, alerts
+/// and toasts. It draws them into a ``FrameBuffer`` and routes keys and script commands to the
+/// screen on top.
+///
+/// ```
+/// Trellis · Tasks                                  ● Online     <- title bar, status
+/// ────────────────────────────────────────────────────────────
+/// (the top screen's elements)
+///
+/// ✓ Task created                                                <- toast
+/// Tab next · Enter choose · Esc back · Ctrl-O menu · Ctrl-C quit
+/// ```
+@MainActor
+public final class Window {
+  /// The size frames are drawn at.
+  public var size: TerminalSize {
+    didSet { if size != oldValue { setNeedsDisplay() } }
+  }
+  /// The bottom screen (Splash, Login, or the signed-in area's navigation stack).
+  public private(set) var rootViewController: ViewController?
+  /// Screens presented over the root, last on top.
+  public private(set) var presentedViewControllers: [ViewController] = []
+  /// A screen whose ``ViewController/statusText`` shows in the title bar (the connection
+  /// banner).
+  public var statusViewController: ViewController? {
+    didSet {
+      oldValue?.leaveRecursively()
+      statusViewController?.attach(to: self)
+      setNeedsDisplay()
+    }
+  }
+  /// The slide menu of the current root, if it has one.
+  public var slideMenu: SlideMenuNavigator?
+  /// Called when something changed and the frame should be drawn again.
+  public var onNeedsDisplay: (() -> Void)?
+  /// How long a toast stays.
+  public var toastDuration: Duration = .seconds(2)
+  /// The title bar's name.
+  public var appName: String
+
+  private var alerts: [(title: String, message: String)] = []
+  private var toast: (message: String, serial: Int)?
+  private var toastSerial = 0
+  private var spinnerFrame = 0
+
+  /// Creates an empty window.
+  public init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), appName: String = "Trellis") {
+    self.size = size
+    self.appName = appName
+  }
+
+  // MARK: Screens
+
+  /// The screen that gets input: the last presented one, else the root.
+  public var topViewController: ViewController? {
+    presentedViewControllers.last ?? rootViewController
+  }
+
+  /// Replaces the root; everything shown before leaves for good (Splash to Login to Main).
+  public func setRoot(_ viewController: ViewController) {
+    for presented in presentedViewControllers.reversed() { presented.leaveRecursively() }
+    presentedViewControllers.removeAll()
+    rootViewController?.leaveRecursively()
+    slideMenu = nil
+    rootViewController = viewController
+    viewController.attach(to: self)
+    setNeedsDisplay()
+  }
+
+  /// Shows `viewController` over everything.
+  public func present(_ viewController: ViewController) {
+    presentedViewControllers.append(viewController)
+    viewController.attach(to: self)
+    setNeedsDisplay()
+  }
+
+  /// Removes the top presented screen; it leaves for good.
+  @discardableResult
+  public func dismiss() -> Bool {
+    guard let dismissed = presentedViewControllers.popLast() else { return false }
+    dismissed.leaveRecursively()
+    setNeedsDisplay()
+    return true
+  }
+
+  /// Goes back one step: closes the menu, or dismisses, or pops the root's stack.
+  @discardableResult
+  public func back() -> Bool {
+    if let menu = slideMenu, menu.isOpen {
+      menu.close()
+      setNeedsDisplay()
+      return true
+    }
+    if dismiss() { return true }
+    if let stack = rootViewController as? NavigationController { return stack.pop() }
+    return false
+  }
+
+  // MARK: One-shot messages
+
+  /// The alert on screen, if any: its title and message.
+  public var currentAlert: (title: String, message: String)? { alerts.first }
+
+  /// Shows an alert; it stays until dismissed (Enter, Esc or `tap OK`). Alerts queue.
+  public func showAlert(title: String, message: String) {
+    alerts.append((title, message))
+    setNeedsDisplay()
+  }
+
+  /// Shows a toast at the bottom for ``toastDuration``.
+  public func showToast(_ message: String) {
+    toastSerial += 1
+    let serial = toastSerial
+    toast = (message, serial)
+    setNeedsDisplay()
+    let duration = toastDuration
+    Task { [weak self] in
+      try? await Task.sleep(for: duration)
+      guard let self, self.toast?.serial == serial else { return }
+      self.toast = nil
+      self.setNeedsDisplay()
+    }
+  }
+
+  // MARK: Drawing
+
+  /// Asks for a redraw.
+  public func setNeedsDisplay() {
+    onNeedsDisplay?()
+  }
+
+  /// Advances spinners by one frame.
+  public func tick() {
+    spinnerFrame += 1
+  }
+
+  /// Draws the window as it is now.
+  public func render() -> FrameBuffer {
+    var frame = FrameBuffer(width: size.columns, height: size.rows)
+    let top = topViewController
+    let title = top.map { "\(appName) · \($0.title)" } ?? appName
+    frame.write(" " + title, x: 0, y: 0, style: .bold)
+    if let status = statusViewController?.statusText {
+      frame.write(status.text, x: size.columns - status.text.displayWidth - 1, y: 0, style: status.style)
+    }
+    frame.write(String(repeating: "─", count: size.columns), x: 0, y: 1, style: .dim)
+    let contentTop = 2
+    let contentHeight = size.rows - 4
+    if let top {
+      var state = top.formState
+      let form = Form(elements: top.body())
+      state.normalizeFocus(form.focusIDs)
+      top.formState = state
+      form.draw(into: &frame, top: contentTop, height: contentHeight, state: state, spinnerFrame: spinnerFrame)
+    }
+    if let toast {
+      frame.write(" ✓ " + toast.message, x: 0, y: size.rows - 2, style: .success)
+    }
+    let help =
+      slideMenu == nil
+      ? " Tab next · Enter choose · Esc back · Ctrl-C quit"
+      : " Tab next · Enter choose · Esc back · Ctrl-O menu · Ctrl-C quit"
+    frame.write(help, x: 0, y: size.rows - 1, style: .dim)
+    if let menu = slideMenu, menu.isOpen {
+      menu.draw(into: &frame, top: contentTop, height: contentHeight)
+    }
+    if let alert = alerts.first { drawAlert(alert, into: &frame) }
+    return frame
+  }
+
+  /// The window drawn as plain text.
+  public var text: String { render().text }
+
+  private func drawAlert(_ alert: (title: String, message: String), into frame: inout FrameBuffer) {
+    let width = min(56, size.columns - 4)
+    let lines = Form.wrap(alert.message, width: width - 4)
+    let height = lines.count + 6
+    let x = (size.columns - width) / 2
+    let y = max(2, (size.rows - height) / 2)
+    for row in y..<(y + height) {
+      frame.write(String(repeating: " ", count: width), x: x, y: row, style: .inverse)
+    }
+    frame.write("┌" + String(repeating: "─", count: width - 2) + "┐", x: x, y: y, style: .inverse)
+    frame.write("└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: .inverse)
+    frame.write(alert.title, x: x + 2, y: y + 1, style: TextStyle(isBold: true, isInverse: true), maxWidth: width - 4)
+    for (index, line) in lines.enumerated() {
+      frame.write(line, x: x + 2, y: y + 3 + index, style: .inverse, maxWidth: width - 4)
+    }
+    frame.write("[ OK ]", x: x + width - 9, y: y + height - 2, style: .bold)
+  }
+
+  // MARK: Input
+
+  /// Routes a key: to the alert, the menu, or the top screen. Returns whether it was used.
+  @discardableResult
+  public func handle(_ key: Key) -> Bool {
+    defer { setNeedsDisplay() }
+    if !alerts.isEmpty {
+      if key == .enter || key == .escape { alerts.removeFirst() }
+      return true
+    }
+    if let menu = slideMenu, menu.isOpen {
+      menu.handle(key)
+      return true
+    }
+    switch key {
+    case .menu:
+      slideMenu?.open()
+      return slideMenu != nil
+    case .escape:
+      return back()
+    default:
+      return topViewController?.handle(key) ?? false
+    }
+  }
+
+  /// Carries out a script command that acts on the screen (`tap`, `type`, `select`, `toggle`,
+  /// `back`, `menu`).
+  ///
+  /// - Throws: ``ScriptError`` naming what is missing, disabled, or in the way.
+  public func perform(_ command: ScriptCommand) throws(ScriptError) {
+    defer { setNeedsDisplay() }
+    if let alert = alerts.first {
+      switch command {
+      case .tap(let title) where title.lowercased() == "ok":
+        alerts.removeFirst()
+        return
+      case .back:
+        alerts.removeFirst()
+        return
+      default:
+        throw .alertShowing("\(alert.title): \(alert.message)")
+      }
+    }
+    if case .menu(let item) = command {
+      guard let menu = slideMenu else { throw .notFound("this screen has no menu") }
+      if let item {
+        try menu.choose(item)
+      } else {
+        menu.open()
+      }
+      return
+    }
+    slideMenu?.close()
+    guard let top = topViewController else { throw .notFound("no screen is showing") }
+    let form = Form(elements: top.body())
+    switch command {
+    case .tap(let title): try form.tap(title)
+    case .type(let field, let text): try form.type(field, text: text)
+    case .select(let list, let item): try form.select(list, item: item)
+    case .toggle(let list, let item): try form.toggle(list, item: item)
+    case .back:
+      guard back() else { throw .notFound("there is nothing to go back to") }
+    default:
+      break
+    }
+  }
+
+  // MARK: Waiting
+
+  /// Every screen in the window.
+  private var allViewControllers: [ViewController] {
+    var result: [ViewController] = []
+    func collect(_ viewController: ViewController) {
+      result.append(viewController)
+      viewController.children.forEach(collect)
+    }
+    rootViewController.map(collect)
+    presentedViewControllers.forEach(collect)
+    statusViewController.map(collect)
+    return result
+  }
+
+  /// Whether any screen has work in flight.
+  public var isBusy: Bool { allViewControllers.contains { $0.isBusy } }
+
+  /// Returns when no screen has work in flight (checked again after each wait, since finished
+  /// work may start more, or navigate to a new screen that starts its own).
+  public func waitUntilIdle() async {
+    for _ in 0..<1000 {
+      // Let tasks already scheduled on the main actor run first (navigation, state updates).
+      for _ in 0..<8 { await Task.yield() }
+      let busy = allViewControllers.filter(\.isBusy)
+      if busy.isEmpty { return }
+      for viewController in busy { await viewController.waitUntilIdle() }
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Runs a window in the real terminal until the user quits (Ctrl-C or Ctrl-Q): raw keys in,
+/// ANSI frames out, redrawn on every change and on resize, spinners animated while work runs.
+@MainActor
+public final class InteractiveSession {
+  private let window: Window
+  private let terminal = TerminalDevice()
+  private var isDrawScheduled = false
+
+  /// Creates a session for `window`.
+  public init(window: Window) {
+    self.window = window
+  }
+
+  /// Runs until the user quits; the terminal is restored before this returns.
+  public func run() async {
+    terminal.enterRawMode()
+    defer { terminal.restore() }
+    window.size = terminal.size
+    window.onNeedsDisplay = { [weak self] in self?.scheduleDraw() }
+    let resize = terminal.onResize { [weak self] in
+      guard let self else { return }
+      self.window.size = self.terminal.size
+      self.terminal.write("\u{1B}[2J")
+      self.draw()
+    }
+    defer { resize.cancel() }
+    let animation = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(120))
+        guard let self, self.window.isBusy else { continue }
+        self.window.tick()
+        self.draw()
+      }
+    }
+    defer { animation.cancel() }
+    draw()
+    for await key in terminal.keys() {
+      if key == .quit { break }
+      window.handle(key)
+    }
+  }
+
+  private func scheduleDraw() {
+    guard !isDrawScheduled else { return }
+    isDrawScheduled = true
+    Task { [weak self] in
+      guard let self else { return }
+      self.isDrawScheduled = false
+      self.draw()
+    }
+  }
+
+  private func draw() {
+    terminal.write(window.render().ansi())
+  }
+}

@@ -1,0 +1,39 @@
+import Reactor
+
+
+/// The connection state in the window's title bar: `● Online`, `◌ Connecting…`, `○ Offline`.
+@MainActor
+public final class ConnectionBannerViewController: ReactorViewController<ConnectionBannerViewReactor> {
+  private var state: ConnectionBannerViewReactor.State
+
+  /// Creates the banner.
+  public init(
+    reactor: ConnectionBannerViewReactor,
+    viewControllerProvider: any ConnectionBannerViewControllerProvider = ConnectionBannerViewControllerProviderImpl()
+  ) {
+    state = reactor.currentState
+    super.init(reactor: reactor, title: "Connection")
+  }
+
+  /// Renders the state.
+  public override func bind(reactor: ConnectionBannerViewReactor) {
+    reactor.observe(by: self) { view, state in
+      view.state = state
+      view.setNeedsDisplay()
+    }
+  }
+
+  /// The title bar's status.
+  public override var statusText: (text: String, style: TextStyle)? {
+    switch state.status {
+    case .online: ("● Online", .success)
+    case .connecting: ("◌ Connecting…", .warning)
+    case .offline: ("○ Offline", .error)
+    }
+  }
+
+  /// The banner has no body of its own.
+  public override func body() -> [Element] {
+    [.text(statusText?.text ?? "")]
+  }
+}

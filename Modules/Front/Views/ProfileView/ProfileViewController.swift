@@ -1,0 +1,52 @@
+import Reactor
+
+/// The signed-in user's profile: view and edit the name, title and bio.
+@MainActor
+public final class ProfileViewController: ReactorViewController<ProfileViewReactor> {
+  private var state: ProfileViewReactor.State
+
+  /// Creates the screen.
+  public init(
+    reactor: ProfileViewReactor,
+    viewControllerProvider: any ProfileViewControllerProvider = ProfileViewControllerProviderImpl()
+  ) {
+    state = reactor.currentState
+    super.init(reactor: reactor, title: "Profile")
+  }
+
+  /// Renders the fields; shows alerts and toasts.
+  public override func bind(reactor: ProfileViewReactor) {
+    reactor.observe(by: self) { view, state in
+      view.state = state
+      view.setNeedsDisplay()
+    }
+    reactor.observeEvents(by: self) { view, event in
+      switch event {
+      case .alert(let title, let message): view.presentAlert(title: title, message: message)
+      case .toast(let message): view.presentToast(message)
+      }
+    }
+  }
+
+  /// Loads the user.
+  public override func viewDidAttach() {
+    reactor.send(.load)
+  }
+
+  /// The profile form.
+  public override func body() -> [Element] {
+    let reactor = reactor
+    guard let user = state.user else { return [.spinner("Loading your profile…")] }
+    var elements: [Element] = [
+      .text("Signed in as \(user.username) (\(user.email))", style: .dim),
+      .spacer,
+      .field(TextField(id: "name", label: "Display name", text: state.displayName, onChange: { reactor.send(.setDisplayName($0)) })),
+      .field(TextField(id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })),
+      .field(TextField(id: "bio", label: "Bio", text: state.bio, onChange: { reactor.send(.setBio($0)) })),
+      .spacer,
+      .button(Button("Save", isEnabled: state.hasChanges && !state.isSaving) { reactor.send(.save) }),
+    ]
+    if state.isSaving { elements.append(.spinner("Saving…")) }
+    return elements
+  }
+}

@@ -1,0 +1,100 @@
+import Reactor
+
+/// The task form (seed 000): choose a project (its milestones, tags and members follow), type a
+/// title, attach files, save.
+@MainActor
+public final class TaskComposeViewController: ReactorViewController<TaskComposeViewReactor> {
+  private var state: TaskComposeViewReactor.State
+
+  /// Creates the screen.
+  public init(
+    reactor: TaskComposeViewReactor,
+    viewControllerProvider: any TaskComposeViewControllerProvider = TaskComposeViewControllerProviderImpl()
+  ) {
+    state = reactor.currentState
+    super.init(reactor: reactor, title: "New task")
+  }
+
+  /// Renders the form; shows alerts and toasts; closes when saved.
+  public override func bind(reactor: TaskComposeViewReactor) {
+    reactor.observe(by: self) { view, state in
+      view.state = state
+      view.setNeedsDisplay()
+    }
+    reactor.observeEvents(by: self) { view, event in
+      switch event {
+      case .alert(let title, let message): view.presentAlert(title: title, message: message)
+      case .toast(let message): view.presentToast(message)
+      case .saved: view.navigationController?.pop()
+      }
+    }
+  }
+
+  /// Loads the projects.
+  public override func viewDidAttach() {
+    reactor.send(.load)
+  }
+
+  /// The form.
+  public override func body() -> [Element] {
+    let reactor = reactor
+    let state = state
+    var elements: [Element] = [
+      .list(
+        ListBox(
+          id: "project", title: "Project",
+          items: state.projects.map { ListItem($0.title, detail: $0.detail, isSelected: $0.id == state.projectID) },
+          emptyText: "Loading projects…",
+          onSelect: { reactor.send(.selectProject(state.projects[$0].id)) })),
+    ]
+    if state.isLoadingContext {
+      elements.append(.spinner("Loading milestones, tags, members and permissions…"))
+    } else if state.hasContext && !state.mayCreate {
+      elements.append(.text("You can view this project but not create tasks in it.", style: .warning))
+    }
+    elements += [
+      .spacer,
+      .field(TextField(id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })),
+    ]
+    if state.hasContext {
+      let milestones = state.milestones
+      elements += [
+        .list(
+          ListBox(
+            id: "milestone", title: "Milestone",
+            items: milestones.map { ListItem($0.title, isSelected: $0.id == state.milestoneID) },
+            emptyText: "No milestones.",
+            onSelect: { index in
+              let id = milestones[index].id
+              reactor.send(.selectMilestone(state.milestoneID == id ? nil : id))
+            })),
+        .checklist(
+          CheckList(
+            id: "tags", title: "Tags",
+            items: state.tags.map { ListItem($0.title, isSelected: state.tagIDs.contains($0.id)) },
+            onToggle: { reactor.send(.toggleTag(state.tags[$0].id)) })),
+        .checklist(
+          CheckList(
+            id: "assignees", title: "Assignees",
+            items: state.members.map { ListItem($0.title, detail: $0.detail, isSelected: state.assigneeIDs.contains($0.id)) },
+            onToggle: { reactor.send(.toggleAssignee(state.members[$0].id)) })),
+      ]
+    }
+    elements += [
+      .spacer,
+      .text("Attachments: " + (state.attachments.isEmpty ? "none" : state.attachments.map(\.title).joined(separator: ", "))),
+      .field(
+        TextField(
+          id: "file", label: "File path", text: state.attachmentPath,
+          onChange: { reactor.send(.setAttachmentPath($0)) }, onSubmit: { reactor.send(.attach) })),
+      .button(Button("Attach", isEnabled: !state.isUploading && !state.attachmentPath.isEmpty) { reactor.send(.attach) }),
+    ]
+    if state.isUploading { elements.append(.spinner("Uploading…")) }
+    elements += [
+      .spacer,
+      .button(Button("Save", isEnabled: state.canSave) { reactor.send(.save) }),
+    ]
+    if state.isSaving { elements.append(.spinner("Saving…")) }
+    return elements
+  }
+}

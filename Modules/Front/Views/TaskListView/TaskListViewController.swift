@@ -1,0 +1,63 @@
+import Reactor
+
+/// A project's tasks: choose a project, see its tasks (refreshed when a task is created
+/// elsewhere), or start a new one.
+@MainActor
+public final class TaskListViewController: ReactorViewController<TaskListViewReactor> {
+  private let provider: any TaskListViewControllerProvider
+  private var state: TaskListViewReactor.State
+
+  /// Creates the screen.
+  public init(reactor: TaskListViewReactor, viewControllerProvider: any TaskListViewControllerProvider) {
+    provider = viewControllerProvider
+    state = reactor.currentState
+    super.init(reactor: reactor, title: "Tasks")
+  }
+
+  /// Renders the lists; shows alerts.
+  public override func bind(reactor: TaskListViewReactor) {
+    reactor.observe(by: self) { view, state in
+      view.state = state
+      view.setNeedsDisplay()
+    }
+    reactor.observeEvents(by: self) { view, event in
+      switch event {
+      case .alert(let title, let message): view.presentAlert(title: title, message: message)
+      }
+    }
+  }
+
+  /// Loads the projects.
+  public override func viewDidAttach() {
+    reactor.send(.load)
+  }
+
+  /// The project list, the task list and the buttons.
+  public override func body() -> [Element] {
+    let reactor = reactor
+    let projects = state.projects
+    var elements: [Element] = [
+      .list(
+        ListBox(
+          id: "project", title: "Project",
+          items: projects.map { ListItem($0.title, detail: $0.detail, isSelected: $0.id == state.projectID) },
+          emptyText: state.isLoading ? "Loading…" : "No projects.",
+          onSelect: { reactor.send(.selectProject(projects[$0].id)) })),
+      .spacer,
+      .list(
+        ListBox(
+          id: "tasks", title: "Tasks",
+          items: state.tasks.map { ListItem($0.title, detail: $0.detail) },
+          emptyText: state.isLoading ? "Loading…" : "No tasks yet.", onSelect: { _ in })),
+      .spacer,
+      .button(Button("New task") { [weak self] in self?.openCompose() }),
+      .button(Button("Refresh", isEnabled: state.projectID != nil) { reactor.send(.refresh) }),
+    ]
+    if state.isLoading { elements.append(.spinner("Loading tasks…")) }
+    return elements
+  }
+
+  private func openCompose() {
+    navigationController?.push(provider.makeTaskComposeViewController())
+  }
+}

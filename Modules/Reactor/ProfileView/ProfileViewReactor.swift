@@ -1,0 +1,161 @@
+import Core
+import Service
+
+/// The signed-in user's profile: view and edit the name, title and bio.
+@MainActor
+public final class ProfileViewReactor: ReactorProtocol {
+  /// What the user does.
+  public enum Action: Sendable, Equatable {
+    /// The screen appeared: load the user.
+    case load
+    /// Typed the display name.
+    case setDisplayName(String)
+    /// Typed the title.
+    case setTitle(String)
+    /// Typed the bio.
+    case setBio(String)
+    /// Tapped "Save".
+    case save
+  }
+
+  /// State changes.
+  public enum Mutation: Sendable, Equatable {
+    /// The user arrived or changed (merged from the user service).
+    case setUser(User?)
+    /// The display name field changed.
+    case setDisplayName(String)
+    /// The title field changed.
+    case setTitle(String)
+    /// The bio field changed.
+    case setBio(String)
+    /// Saving started or ended.
+    case setSaving(Bool)
+  }
+
+  /// One-shot outputs.
+  public enum Event: Sendable, Equatable {
+    /// Show an alert.
+    case alert(title: String, message: String)
+    /// Show a toast.
+    case toast(String)
+  }
+
+  /// The profile as saved on the server.
+  public struct SavedProfile: Sendable, Equatable {
+    /// The sign-in name.
+    public var username: String
+    /// The e-mail address.
+    public var email: String
+    /// The display name.
+    public var displayName: String
+    /// The title.
+    public var title: String
+    /// The bio.
+    public var bio: String
+
+    /// Creates a saved profile.
+    public init(username: String, email: String, displayName: String, title: String, bio: String) {
+      self.username = username
+      self.email = email
+      self.displayName = displayName
+      self.title = title
+      self.bio = bio
+    }
+  }
+
+  /// What the profile shows.
+  public struct State: Sendable, Equatable {
+    /// The profile as saved, once loaded.
+    public var user: SavedProfile?
+    /// The display name field.
+    public var displayName = ""
+    /// The title field.
+    public var title = ""
+    /// The bio field.
+    public var bio = ""
+    /// Whether a save is in flight.
+    public var isSaving = false
+
+    /// Whether the fields differ from the saved user.
+    public var hasChanges: Bool {
+      guard let user else { return false }
+      return user.displayName != displayName || user.title != title || user.bio != bio
+    }
+
+    /// The state before anything happened.
+    public init() {}
+  }
+
+  /// Nothing loaded.
+  public let initialState = State()
+  /// The runtime.
+  public let runtime = ReactorRuntime<ProfileViewReactor>()
+  private let services: any ProfileViewServiceProvider
+
+  /// Creates the reactor.
+  public init(serviceProvider: any ProfileViewServiceProvider) {
+    services = serviceProvider
+  }
+
+  /// The user service's changes come in as mutations.
+  public func transform(mutation: ReactorStream<Mutation>) -> ReactorStream<Mutation> {
+    mutation.merge(services.userService.currentUser.values) { .setUser($0) }
+  }
+
+  /// Loads, edits, or saves.
+  public func mutate(action: Action) -> Effect {
+    let userService = services.userService
+    switch action {
+    case .load:
+      return .task { .setUser(try await userService.loadCurrentUser(forceRefresh: true)) }
+        .catch { error in
+          .event(.alert(title: "Could not load your profile", message: LoginViewReactor.message(for: error)))
+        }
+    case .setDisplayName(let name): return .just(.setDisplayName(name))
+    case .setTitle(let title): return .just(.setTitle(title))
+    case .setBio(let bio): return .just(.setBio(bio))
+    case .save:
+      let state = currentState
+      guard state.hasChanges, !state.isSaving else { return .none }
+      return .concat(
+        .just(.setSaving(true)),
+        .run { send in
+          let user = try await userService.updateProfile(
+            displayName: state.displayName, title: state.title, bio: state.bio)
+          send(.setUser(user))
+          send.event(.toast("Profile saved"))
+        },
+        .just(.setSaving(false))
+      )
+      .catch { error in
+        .concat(
+          .event(.alert(title: "Could not save the profile", message: LoginViewReactor.message(for: error))),
+          .just(.setSaving(false)))
+      }
+    }
+  }
+
+  /// Applies a mutation. A new user resets the fields only when they hold no unsaved edits.
+  public func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setUser(let user):
+      let hadChanges = state.hasChanges
+      state.user = user.map {
+        SavedProfile(
+          username: $0.username, email: $0.email, displayName: $0.displayName, title: $0.title,
+          bio: $0.bio)
+      }
+      if let user, !hadChanges {
+        state.displayName = user.displayName
+        state.title = user.title
+        state.bio = user.bio
+      }
+    case .setDisplayName(let name): state.displayName = name
+    case .setTitle(let title): state.title = title
+    case .setBio(let bio): state.bio = bio
+    case .setSaving(let isSaving): state.isSaving = isSaving
+    }
+    return state
+  }
+}

@@ -1,1 +1,0 @@
-// The Reactor layer. See README.md for what belongs here.

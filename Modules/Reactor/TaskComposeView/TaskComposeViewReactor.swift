@@ -1,0 +1,253 @@
+import Core
+import Foundation
+import Service
+
+/// Dooray!'s task form (seed 000), the case MVI is for:
+///
+/// - Choosing a project fetches its milestones, tags, members and permissions at once; choosing
+///   again before they arrive cancels the first fetch, so a stale answer never lands.
+/// - Attaching a file shows the indicator, uploads, appends the file and hides the indicator;
+///   on failure an alert shows and the indicator still hides.
+/// - Saving creates the task, shows a toast, and closes the form.
+@MainActor
+public final class TaskComposeViewReactor: ReactorProtocol {
+  /// What the user does.
+  public enum Action: Sendable, Equatable {
+    /// The form appeared: load the projects.
+    case load
+    /// Chose a project.
+    case selectProject(Int)
+    /// Typed the title.
+    case setTitle(String)
+    /// Chose a milestone (or none).
+    case selectMilestone(Int?)
+    /// Checked or unchecked a tag.
+    case toggleTag(Int)
+    /// Checked or unchecked an assignee.
+    case toggleAssignee(Int)
+    /// Typed the path of a file to attach.
+    case setAttachmentPath(String)
+    /// Tapped "Attach".
+    case attach
+    /// Tapped "Save".
+    case save
+  }
+
+  /// State changes.
+  public enum Mutation: Sendable, Equatable {
+    /// The projects arrived.
+    case setProjects([Project])
+    /// The project chosen (clears what belonged to the previous one).
+    case setProject(Int)
+    /// Its context arrived.
+    case setContext(ProjectContext)
+    /// The context fetch started or ended.
+    case setLoadingContext(Bool)
+    /// The title changed.
+    case setTitle(String)
+    /// The milestone changed.
+    case setMilestone(Int?)
+    /// A tag was toggled.
+    case toggleTag(Int)
+    /// An assignee was toggled.
+    case toggleAssignee(Int)
+    /// The attachment path changed.
+    case setAttachmentPath(String)
+    /// The upload indicator (seed 000's `setIndicator`).
+    case setUploading(Bool)
+    /// A file was uploaded (seed 000's `appendUploadedFiles`).
+    case appendAttachment(Attachment)
+    /// Saving started or ended.
+    case setSaving(Bool)
+  }
+
+  /// One-shot outputs.
+  public enum Event: Sendable, Equatable {
+    /// Show an alert.
+    case alert(title: String, message: String)
+    /// Show a toast.
+    case toast(String)
+    /// The task was created: close the form.
+    case saved
+  }
+
+  /// What the form shows.
+  public struct State: Sendable, Equatable {
+    /// The user's projects.
+    public var projects: [Choice] = []
+    /// The chosen project.
+    public var projectID: Int?
+    /// The chosen project's milestones (empty until its context arrives).
+    public var milestones: [Choice] = []
+    /// The chosen project's tags.
+    public var tags: [Choice] = []
+    /// The chosen project's members, who can be assigned.
+    public var members: [Choice] = []
+    /// Whether the chosen project's context has arrived.
+    public var hasContext = false
+    /// Whether the user may create tasks in the chosen project.
+    public var mayCreate = false
+    /// Whether the context is being fetched.
+    public var isLoadingContext = false
+    /// The title.
+    public var title = ""
+    /// The chosen milestone.
+    public var milestoneID: Int?
+    /// The checked tags.
+    public var tagIDs: [Int] = []
+    /// The checked assignees.
+    public var assigneeIDs: [Int] = []
+    /// The path typed for the next attachment.
+    public var attachmentPath = ""
+    /// The uploaded attachments.
+    public var attachments: [Choice] = []
+    /// Whether an upload is in flight.
+    public var isUploading = false
+    /// Whether the task is being saved.
+    public var isSaving = false
+
+    /// Whether "Save" can be tapped.
+    public var canSave: Bool {
+      mayCreate && !title.trimmingCharacters(in: .whitespaces).isEmpty && !isSaving
+        && !isUploading && !isLoadingContext
+    }
+
+    /// The state before anything happened.
+    public init() {}
+  }
+
+  /// An empty form.
+  public let initialState = State()
+  /// The runtime.
+  public let runtime = ReactorRuntime<TaskComposeViewReactor>()
+  private let services: any TaskComposeViewServiceProvider
+
+  /// The identity of the context fetch: a newer project choice cancels the one in flight.
+  enum ContextFetch: Hashable, Sendable { case id }
+
+  /// Creates the reactor.
+  public init(serviceProvider: any TaskComposeViewServiceProvider) {
+    services = serviceProvider
+  }
+
+  /// Turns each action into its effect.
+  public func mutate(action: Action) -> Effect {
+    let taskService = services.taskService
+    switch action {
+    case .load:
+      return .task { .setProjects(try await taskService.projects(forceRefresh: false)) }
+        .catch { error in .event(.alert(title: "Could not load projects", message: Self.message(error))) }
+    case .selectProject(let projectID):
+      return .concat(
+        .just(.setProject(projectID)),
+        .just(.setLoadingContext(true)),
+        .task { .setContext(try await taskService.projectContext(projectID: projectID)) },
+        .just(.setLoadingContext(false))
+      )
+      .catch { error in
+        .concat(
+          .event(.alert(title: "Could not load the project", message: Self.message(error))),
+          .just(.setLoadingContext(false)))
+      }
+      .cancellable(id: ContextFetch.id, cancelInFlight: true)
+    case .setTitle(let title): return .just(.setTitle(title))
+    case .selectMilestone(let milestoneID): return .just(.setMilestone(milestoneID))
+    case .toggleTag(let tagID): return .just(.toggleTag(tagID))
+    case .toggleAssignee(let userID): return .just(.toggleAssignee(userID))
+    case .setAttachmentPath(let path): return .just(.setAttachmentPath(path))
+    case .attach:
+      return attach(path: currentState.attachmentPath)
+    case .save:
+      let state = currentState
+      guard state.canSave, let projectID = state.projectID else { return .none }
+      let draft = TaskDraft(
+        projectID: projectID, title: state.title, milestoneID: state.milestoneID,
+        tagIDs: state.tagIDs, assigneeIDs: state.assigneeIDs,
+        attachmentIDs: state.attachments.map(\.id))
+      return .concat(
+        .just(.setSaving(true)),
+        .run { send in
+          let task = try await taskService.createTask(draft)
+          send.event(.toast("Task created: \(task.title)"))
+          send.event(.saved)
+        },
+        .just(.setSaving(false))
+      )
+      .catch { error in
+        .concat(
+          .event(.alert(title: "Could not save the task", message: Self.message(error))),
+          .just(.setSaving(false)))
+      }
+    }
+  }
+
+  /// Seed 000's upload: indicator on, upload, append, indicator off; on error an alert and the
+  /// indicator off.
+  private func attach(path: String) -> Effect {
+    let trimmed = path.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, !currentState.isUploading else { return .none }
+    let fileService = services.fileService
+    let url = URL(fileURLWithPath: (trimmed as NSString).expandingTildeInPath)
+    return .concat(
+      .just(.setUploading(true)),
+      .task { .appendAttachment(try await fileService.upload(fileAt: url, progress: nil)) },
+      .just(.setUploading(false))
+    )
+    .catch { error in
+      .concat(
+        .event(.alert(title: "Upload failed", message: Self.message(error))),
+        .just(.setUploading(false)))
+    }
+  }
+
+  private static func message(_ error: any Error) -> String {
+    LoginViewReactor.message(for: error)
+  }
+
+  /// Applies a mutation.
+  public func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setProjects(let projects):
+      state.projects = projects.map { Choice(id: $0.id, title: $0.name, detail: $0.key) }
+    case .setProject(let projectID):
+      guard state.projectID != projectID else { break }
+      state.projectID = projectID
+      state.milestones = []
+      state.tags = []
+      state.members = []
+      state.hasContext = false
+      state.mayCreate = false
+      state.milestoneID = nil
+      state.tagIDs = []
+      state.assigneeIDs = []
+    case .setContext(let context):
+      guard context.projectID == state.projectID else { break }
+      state.milestones = context.milestones.map { Choice(id: $0.id, title: $0.name) }
+      state.tags = context.tags.map { Choice(id: $0.id, title: $0.name) }
+      state.members = context.members.map { Choice(id: $0.id, title: $0.displayName, detail: $0.role) }
+      state.mayCreate = context.permissions.canCreateTasks
+      state.hasContext = true
+    case .setLoadingContext(let isLoading): state.isLoadingContext = isLoading
+    case .setTitle(let title): state.title = title
+    case .setMilestone(let milestoneID): state.milestoneID = milestoneID
+    case .toggleTag(let tagID): state.tagIDs.toggle(tagID)
+    case .toggleAssignee(let userID): state.assigneeIDs.toggle(userID)
+    case .setAttachmentPath(let path): state.attachmentPath = path
+    case .setUploading(let isUploading): state.isUploading = isUploading
+    case .appendAttachment(let attachment):
+      state.attachments.append(
+        Choice(id: attachment.id, title: attachment.name, detail: "\(attachment.size) bytes"))
+      state.attachmentPath = ""
+    case .setSaving(let isSaving): state.isSaving = isSaving
+    }
+    return state
+  }
+}
+
+extension Array where Element: Equatable {
+  /// Removes `element` if present, else appends it.
+  fileprivate mutating func toggle(_ element: Element) {
+    if let index = firstIndex(of: element) { remove(at: index) } else { append(element) }
+  }
+}

@@ -1,0 +1,70 @@
+import CoreTesting
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("Main and connection banner reactors", .timeLimit(.minutes(1)))
+struct MainAndBannerReactorTests {
+  private func mainTester(_ auth: FakeAuthService, _ users: FakeUserService) async throws
+    -> ReactorTester<MainViewReactor>
+  {
+    let tester = ReactorTester(
+      MainViewReactor(serviceProvider: MainViewServiceProviderImpl(authService: auth, userService: users)))
+    try await tester.expect(MainViewReactor.State())  // the user relay's current value: nil
+    return tester
+  }
+
+  @Test func loadsAndFollowsTheUser() async throws {
+    let auth = FakeAuthService()
+    let users = FakeUserService()
+    let tester = try await mainTester(auth, users)
+    tester.send(.load)
+    try await tester.expect { $0.userName = "Alice Kim" }  // from the relay
+    try await tester.expect { $0.userName = "Alice Kim" }  // from the load's result
+    _ = try await users.updateProfile(displayName: "Alice K.", title: nil, bio: nil)
+    try await tester.expect { $0.userName = "Alice K." }
+    try await tester.finish()
+  }
+
+  @Test func aRevokedSessionReturnsToLoginWithTheReason() async throws {
+    let auth = FakeAuthService()
+    let tester = try await mainTester(auth, FakeUserService())
+    await auth.endSession(reason: "Your session was ended on the server.")
+    try await tester.expectEvents(.showLogin(notice: "Your session was ended on the server."))
+    try await tester.finish()
+  }
+
+  @Test func signingOutReturnsToLogin() async throws {
+    let auth = FakeAuthService()
+    let tester = try await mainTester(auth, FakeUserService())
+    tester.send(.signOut)
+    try await tester.expect { $0.isSigningOut = true }
+    try await tester.expectEvents(.showLogin(notice: nil))
+    try await tester.finish()
+    #expect(auth.calls == ["logout"])
+  }
+
+  @Test func aFailedLoadShowsAnAlert() async throws {
+    let users = FakeUserService()
+    users.fail(with: ServiceError(.offline, "The server cannot be reached."))
+    let tester = try await mainTester(FakeAuthService(), users)
+    tester.send(.load)
+    try await tester.expectEvents(.alert(title: "Could not load your profile", message: "The server cannot be reached."))
+    try await tester.finish()
+  }
+
+  @Test func theBannerFollowsTheConnectionServiceWithoutAnyViewAction() async throws {
+    let connection = FakeConnectionService()
+    let tester = ReactorTester(
+      ConnectionBannerViewReactor(
+        serviceProvider: ConnectionBannerViewServiceProviderImpl(connectionService: connection)))
+    try await tester.expect { $0.status = .offline }  // the current state, as an action
+    connection.state.send(.connecting)
+    try await tester.expect { $0.status = .connecting }
+    connection.state.send(.online)
+    try await tester.expect { $0.status = .online }
+    try await tester.finish()
+  }
+}

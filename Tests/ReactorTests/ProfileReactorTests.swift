@@ -1,0 +1,66 @@
+import CoreTesting
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("Profile reactor", .timeLimit(.minutes(1)))
+struct ProfileReactorTests {
+  private let saved = ProfileViewReactor.SavedProfile(
+    username: "alice", email: "alice@trellis.example", displayName: "Alice Kim", title: "iOS Engineer",
+    bio: "")
+
+  /// A tester whose user service does not publish, after the load: outputs come in a fixed order.
+  private func loadedTester(_ users: FakeUserService) async throws -> ReactorTester<ProfileViewReactor> {
+    users.publishesChanges = false
+    let tester = ReactorTester(ProfileViewReactor(serviceProvider: ProfileViewServiceProviderImpl(userService: users)))
+    try await tester.expect(ProfileViewReactor.State())  // the relay's current value: nil
+    tester.send(.load)
+    try await tester.expect {
+      $0.user = saved
+      $0.displayName = "Alice Kim"
+      $0.title = "iOS Engineer"
+    }
+    return tester
+  }
+
+  @Test func editsAndSavesTheProfile() async throws {
+    let tester = try await loadedTester(FakeUserService())
+    tester.send(.setBio("Hello"))
+    try await tester.expect { $0.bio = "Hello" }
+    #expect(tester.reactor.currentState.hasChanges)
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect { $0.user?.bio = "Hello" }
+    try await tester.expectEvents(.toast("Profile saved"))
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+    #expect(!tester.reactor.currentState.hasChanges)
+  }
+
+  @Test func aRefusedSaveShowsAnAlert() async throws {
+    let users = FakeUserService()
+    let tester = try await loadedTester(users)
+    tester.send(.setDisplayName(""))
+    try await tester.expect { $0.displayName = "" }
+    users.fail(with: ServiceError(.validation, "Display name is required."))
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expectEvents(.alert(title: "Could not save the profile", message: "Display name is required."))
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+  }
+
+  @Test func followsChangesPublishedByTheUserService() async throws {
+    let users = FakeUserService()
+    let tester = try await loadedTester(users)
+    users.publishesChanges = true
+    _ = try await users.updateProfile(displayName: nil, title: "Staff Engineer", bio: nil)
+    try await tester.expect {
+      $0.user?.title = "Staff Engineer"
+      $0.title = "Staff Engineer"  // no unsaved edits: the fields follow
+    }
+    try await tester.finish()
+  }
+}

@@ -1,0 +1,142 @@
+import CoreTesting
+import Foundation
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("Task compose reactor: the seed 000 cases", .timeLimit(.minutes(1)))
+struct TaskComposeReactorTests {
+  private func makeTester(_ tasks: FakeTaskService, _ files: FakeFileService = FakeFileService())
+    -> ReactorTester<TaskComposeViewReactor>
+  {
+    ReactorTester(
+      TaskComposeViewReactor(
+        serviceProvider: TaskComposeViewServiceProviderImpl(taskService: tasks, fileService: files)))
+  }
+
+  @Test func theSecondProjectWinsAndTheFirstNeverLands() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    tester.send(.selectProject(2))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoadingContext = true }
+    try await tester.expect { $0.projectID = 2 }
+    try await tester.expect { $0.isLoadingContext = true }  // set again by project 2's fetch
+    await tasks.contexts.waitForArrival(2)
+    #expect(!tasks.contexts.isWaiting(1))  // project 1's fetch was cancelled
+    #expect(!tasks.contexts.answer(1, with: .sample(1)))  // nobody left to take its answer
+    tasks.contexts.answer(2, with: .sample(2))
+    try await tester.expect {
+      $0.milestones = [Choice(id: 20, title: "M2")]
+      $0.tags = [Choice(id: 200, title: "tag2")]
+      $0.members = [Choice(id: 1, title: "Alice Kim", detail: "admin")]
+      $0.mayCreate = true
+      $0.hasContext = true
+    }
+    try await tester.expect { $0.isLoadingContext = false }
+    try await tester.finish()
+    #expect(tester.reactor.currentState.milestones.map(\.title) == ["M2"])
+  }
+
+  @Test func changingTheProjectClearsWhatBelongedToTheOldOne() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.answer(1, with: .sample(1))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.send(.toggleTag(100))
+    tester.send(.selectMilestone(10))
+    #expect(tester.reactor.currentState.tagIDs == [100])
+    tester.send(.selectProject(2))
+    #expect(tester.reactor.currentState.tagIDs.isEmpty)
+    #expect(tester.reactor.currentState.milestoneID == nil)
+    #expect(!tester.reactor.currentState.hasContext)
+    try await tester.finish()
+  }
+
+  @Test func anUploadShowsTheIndicatorAppendsTheFileAndHidesTheIndicator() async throws {
+    let files = FakeFileService()
+    let tester = makeTester(FakeTaskService(), files)
+    tester.send(.setAttachmentPath("/tmp/shot.png"))
+    tester.send(.attach)
+    try await tester.expect { $0.attachmentPath = "/tmp/shot.png" }
+    try await tester.expect { $0.isUploading = true }
+    await files.uploads.waitForArrival("shot.png")
+    files.uploads.answer("shot.png", with: Attachment(id: 5, name: "shot.png", size: 120))
+    try await tester.expect {
+      $0.attachments = [Choice(id: 5, title: "shot.png", detail: "120 bytes")]
+      $0.attachmentPath = ""
+    }
+    try await tester.expect { $0.isUploading = false }
+    try await tester.finish()
+  }
+
+  @Test func aFailedUploadShowsAnAlertAndStillHidesTheIndicator() async throws {
+    let files = FakeFileService()
+    let tester = makeTester(FakeTaskService(), files)
+    tester.send(.setAttachmentPath("/tmp/big.bin"))
+    tester.send(.attach)
+    try await tester.expect { $0.attachmentPath = "/tmp/big.bin" }
+    try await tester.expect { $0.isUploading = true }
+    await files.uploads.waitForArrival("big.bin")
+    files.uploads.fail("big.bin", with: ServiceError(.server, "The upload failed on the server. Try again."))
+    try await tester.expectEvents(.alert(title: "Upload failed", message: "The upload failed on the server. Try again."))
+    try await tester.expect { $0.isUploading = false }
+    try await tester.finish()
+    #expect(tester.reactor.currentState.attachments.isEmpty)
+  }
+
+  @Test func savingCreatesTheTaskShowsAToastAndCloses() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.answer(1, with: .sample(1))
+    tester.send(.setTitle("Ship it"))
+    tester.send(.toggleTag(100))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    tester.isExhaustive = true
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expectEvents(.toast("Task created: Ship it"), .saved)
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+    #expect(tasks.createdDrafts == [TaskDraft(projectID: 1, title: "Ship it", tagIDs: [100])])
+  }
+
+  @Test func aViewerCannotSaveAndAFailedSaveShowsAnAlert() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(2))
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.answer(2, with: .sample(2, canCreate: false))
+    tester.send(.setTitle("Not allowed"))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    #expect(!tester.reactor.currentState.canSave)
+    tester.send(.save)  // ignored
+    #expect(tasks.createdDrafts.isEmpty)
+
+    let second = makeTester(tasks)
+    second.send(.selectProject(1))
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.answer(1, with: .sample(1))
+    second.send(.setTitle("Fails"))
+    await second.reactor.waitUntilIdle()
+    second.skipOutputs()
+    tasks.failCreation(with: ServiceError(.validation, "Title is required."))
+    second.send(.save)
+    try await second.expect { $0.isSaving = true }
+    try await second.expectEvents(.alert(title: "Could not save the task", message: "Title is required."))
+    try await second.expect { $0.isSaving = false }
+    try await second.finish()
+    try await tester.finish()
+  }
+}

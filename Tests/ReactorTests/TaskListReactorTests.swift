@@ -1,0 +1,71 @@
+import CoreTesting
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("Task list reactor", .timeLimit(.minutes(1)))
+struct TaskListReactorTests {
+  private let projects = [
+    Choice(id: 1, title: "Mobile App", detail: "MOB"), Choice(id: 2, title: "Backend", detail: "API"),
+  ]
+
+  @Test func loadsTheProjectsAndTheFirstProjectsTasks() async throws {
+    let tasks = FakeTaskService()
+    tasks.setTasks([TaskItem(id: 7, projectID: 1, title: "Fix the crash")])
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TaskListViewServiceProviderImpl(taskService: tasks, connectionService: FakeConnectionService())))
+    tester.send(.load)
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.projects = projects }
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.isLoading = false }  // the project list's load ends
+    try await tester.expect { $0.tasks = [Choice(id: 7, title: "Fix the crash", detail: "#7")] }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+  }
+
+  @Test func aTaskCreatedElsewhereInTheShownProjectRefreshesTheList() async throws {
+    let tasks = FakeTaskService()
+    let connection = FakeConnectionService()
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TaskListViewServiceProviderImpl(taskService: tasks, connectionService: connection)))
+    tester.send(.selectProject(1))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    while connection.events.subscriberCount == 0 { await Task.yield() }
+    let created = TaskItem(id: 9, projectID: 1, title: "From Carol")
+    tasks.setTasks([created])
+    connection.events.send(.taskCreated(TaskItem(id: 10, projectID: 2, title: "Other project")))
+    connection.events.send(.taskCreated(created))
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [Choice(id: 9, title: "From Carol", detail: "#9")] }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tasks.taskLoads == ["1 cached", "1 force"])  // the other project's event was ignored
+  }
+
+  @Test func choosingAnotherProjectCancelsTheSlowerLoad() async throws {
+    let tasks = FakeTaskService()
+    tasks.holdTaskLists()
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TaskListViewServiceProviderImpl(taskService: tasks, connectionService: FakeConnectionService())))
+    tester.send(.selectProject(1))
+    tester.send(.selectProject(2))
+    await tasks.taskLists.waitForArrival(2)
+    #expect(!tasks.taskLists.isWaiting(1))  // the first load was cancelled
+    tasks.taskLists.answer(2, with: [TaskItem(id: 3, projectID: 2, title: "Rate limit")])
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.projectID = 2 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [Choice(id: 3, title: "Rate limit", detail: "#3")] }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+  }
+}

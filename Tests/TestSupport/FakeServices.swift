@@ -1,0 +1,255 @@
+import Core
+import Foundation
+import Network
+import Service
+import Synchronization
+
+/// An ``AuthService`` whose answers the test sets; sign-in waits on a gate when asked to.
+public final class FakeAuthService: AuthService {
+  /// The session state, which tests may also send to directly.
+  public let sessionState: Relay<SessionState>
+  private struct State {
+    var restored: SessionState
+    var loginResult: Result<User, ServiceError>
+    var calls: [String] = []
+  }
+
+  private let state: Mutex<State>
+
+  /// Creates the fake; `restored` is what ``restoreSession()`` finds.
+  public init(restored: SessionState = .signedOut, user: User = .alice) {
+    sessionState = Relay(.signedOut)
+    state = Mutex(State(restored: restored, loginResult: .success(user)))
+  }
+
+  /// Every call, in order.
+  public var calls: [String] { state.withLock { $0.calls } }
+
+  /// Sets what sign-in returns.
+  public func setLoginResult(_ result: Result<User, ServiceError>) {
+    state.withLock { $0.loginResult = result }
+  }
+
+  /// Publishes the restored state.
+  public func restoreSession() async -> SessionState {
+    let restored = state.withLock { state in
+      state.calls.append("restore")
+      return state.restored
+    }
+    sessionState.send(restored)
+    return restored
+  }
+
+  /// Answers the set result and publishes `.signedIn` on success.
+  public func login(username: String, password: String) async throws(ServiceError) -> User {
+    let result = state.withLock { state in
+      state.calls.append("login \(username) \(password)")
+      return state.loginResult
+    }
+    let user = try result.get()
+    sessionState.send(.signedIn(user))
+    return user
+  }
+
+  /// Publishes `.signedOut`.
+  public func logout() async {
+    state.withLock { $0.calls.append("logout") }
+    sessionState.send(.signedOut)
+  }
+
+  /// Publishes `.expired`.
+  public func endSession(reason: String) async {
+    state.withLock { $0.calls.append("end \(reason)") }
+    sessionState.send(.expired(reason: reason))
+  }
+
+  /// A fixed token while signed in.
+  public var currentAccessToken: AccessToken? {
+    sessionState.value.user == nil ? nil : AccessToken(value: "fake", expiresAt: nil)
+  }
+
+  /// Refreshing is not part of what screens do; it fails.
+  public func refreshAccessToken() async throws -> AccessToken {
+    throw ServiceError(.unauthorized, "The fake does not refresh.")
+  }
+
+  /// Ends the session.
+  public func invalidateSession(because failure: AuthenticationFailure) async {
+    await endSession(reason: "\(failure)")
+  }
+}
+
+/// A ``UserService`` over one user in memory.
+public final class FakeUserService: UserService {
+  /// The published user.
+  public let currentUser = Relay<User?>(nil)
+  private let stored: Mutex<Result<User, ServiceError>>
+  private let publishes = Mutex(true)
+
+  /// Whether loads and updates publish the user on ``currentUser`` (as the real service does).
+  /// Off, a test sees only what the reactor does with the returned user, in a fixed order.
+  public var publishesChanges: Bool {
+    get { publishes.withLock { $0 } }
+    set { publishes.withLock { $0 = newValue } }
+  }
+
+  /// Creates the fake.
+  public init(user: User = .alice) {
+    stored = Mutex(.success(user))
+  }
+
+  /// Makes loads and updates fail.
+  public func fail(with error: ServiceError) { stored.withLock { $0 = .failure(error) } }
+
+  /// Publishes and returns the user.
+  public func loadCurrentUser(forceRefresh: Bool) async throws(ServiceError) -> User {
+    let user = try stored.withLock { $0 }.get()
+    if publishesChanges { currentUser.send(user) }
+    return user
+  }
+
+  /// Changes the user in memory and publishes it.
+  public func updateProfile(displayName: String?, title: String?, bio: String?)
+    async throws(ServiceError) -> User
+  {
+    var user = try stored.withLock { $0 }.get()
+    if let displayName { user.displayName = displayName }
+    if let title { user.title = title }
+    if let bio { user.bio = bio }
+    stored.withLock { $0 = .success(user) }
+    if publishesChanges { currentUser.send(user) }
+    return user
+  }
+}
+
+/// A ``TaskService`` whose project contexts wait on ``contexts`` (keyed by project id) and whose
+/// other answers are in memory.
+public final class FakeTaskService: TaskService {
+  /// Holds `projectContext` calls until the test answers them.
+  public let contexts = KeyedGate<Int, ProjectContext>()
+  /// Holds `tasks` calls when ``holdsTaskLists`` is on.
+  public let taskLists = KeyedGate<Int, [TaskItem]>()
+  private struct State {
+    var projects: [Project] = [Project(id: 1, key: "MOB", name: "Mobile App"), Project(id: 2, key: "API", name: "Backend")]
+    var tasks: [TaskItem] = []
+    var created: [TaskDraft] = []
+    var createFailure: ServiceError?
+    var holdsTaskLists = false
+    var taskLoads: [String] = []
+  }
+
+  private let state = Mutex(State())
+
+  /// Creates the fake.
+  public init() {}
+
+  /// The drafts passed to `createTask`.
+  public var createdDrafts: [TaskDraft] { state.withLock { $0.created } }
+  /// Each `tasks` call: `<project> force` or `<project> cached`.
+  public var taskLoads: [String] { state.withLock { $0.taskLoads } }
+
+  /// Makes `tasks` wait on ``taskLists``.
+  public func holdTaskLists() { state.withLock { $0.holdsTaskLists = true } }
+  /// Sets the tasks `tasks` returns.
+  public func setTasks(_ tasks: [TaskItem]) { state.withLock { $0.tasks = tasks } }
+  /// Makes `createTask` fail.
+  public func failCreation(with error: ServiceError?) { state.withLock { $0.createFailure = error } }
+
+  /// The two fixed projects.
+  public func projects(forceRefresh: Bool) async throws(ServiceError) -> [Project] {
+    state.withLock { $0.projects }
+  }
+
+  /// Waits for the test's answer.
+  public func projectContext(projectID: Int) async throws(ServiceError) -> ProjectContext {
+    do {
+      return try await contexts.wait(projectID)
+    } catch let error as ServiceError {
+      throw error
+    } catch {
+      throw ServiceError(.cancelled, "Cancelled.")
+    }
+  }
+
+  /// The stored tasks of the project (or the test's answer when held).
+  public func tasks(projectID: Int, forceRefresh: Bool) async throws(ServiceError) -> [TaskItem] {
+    let holds = state.withLock { state in
+      state.taskLoads.append("\(projectID) \(forceRefresh ? "force" : "cached")")
+      return state.holdsTaskLists
+    }
+    if holds {
+      do {
+        return try await taskLists.wait(projectID)
+      } catch let error as ServiceError {
+        throw error
+      } catch {
+        throw ServiceError(.cancelled, "Cancelled.")
+      }
+    }
+    return state.withLock { $0.tasks.filter { $0.projectID == projectID } }
+  }
+
+  /// Records the draft and returns a task made from it.
+  public func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem {
+    try state.withLock { state throws(ServiceError) in
+      if let failure = state.createFailure { throw failure }
+      state.created.append(draft)
+      let task = TaskItem(id: 100 + state.created.count, projectID: draft.projectID, title: draft.title)
+      state.tasks.append(task)
+      return task
+    }
+  }
+}
+
+/// A ``FileService`` whose uploads wait on ``uploads`` (keyed by file name).
+public final class FakeFileService: FileService {
+  /// Holds uploads until the test answers them.
+  public let uploads = KeyedGate<String, Attachment>()
+
+  /// Creates the fake.
+  public init() {}
+
+  /// Waits for the test's answer.
+  public func upload(fileAt url: URL, progress: (@Sendable (Double) -> Void)?)
+    async throws(ServiceError) -> Attachment
+  {
+    do {
+      return try await uploads.wait(url.lastPathComponent)
+    } catch let error as ServiceError {
+      throw error
+    } catch {
+      throw ServiceError(.cancelled, "Cancelled.")
+    }
+  }
+}
+
+/// A ``ConnectionService`` whose state and events the test sends.
+public final class FakeConnectionService: ConnectionService {
+  /// The connection state.
+  public let state = Relay(ConnectionState.offline)
+  /// The server events.
+  public let events = Broadcast<ServerEvent>()
+
+  /// Creates the fake.
+  public init() {}
+}
+
+extension User {
+  /// The demo's first user.
+  public static let alice = User(
+    id: 1, username: "alice", displayName: "Alice Kim", email: "alice@trellis.example",
+    title: "iOS Engineer", bio: "")
+}
+
+extension ProjectContext {
+  /// A context for `projectID` with one milestone, tag and member named after it.
+  public static func sample(_ projectID: Int, canCreate: Bool = true) -> ProjectContext {
+    ProjectContext(
+      projectID: projectID, milestones: [Milestone(id: projectID * 10, name: "M\(projectID)")],
+      tags: [Tag(id: projectID * 100, name: "tag\(projectID)")],
+      members: [Member(id: 1, displayName: "Alice Kim", role: "admin")],
+      permissions: ProjectPermissions(
+        role: canCreate ? "admin" : "viewer", canCreateTasks: canCreate, canAssign: canCreate,
+        canUpload: canCreate))
+  }
+}
