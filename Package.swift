@@ -60,7 +60,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "Trellis",
-      dependencies: ["Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend"],
+      dependencies: [
+        "Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend",
+      ],
       path: "App",
       plugins: layerRule
     ),
@@ -129,11 +131,15 @@ let package = Package(
     .testTarget(
       name: "DemoBackendTests", dependencies: ["DemoBackend", "LoopbackServer", "Network", "Core"]),
     .testTarget(
-      name: "ReactorTests", dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"]),
-    .testTarget(name: "FrontTests", dependencies: ["Front", "Reactor", "Service", "Core", "TestSupport"]),
+      name: "ReactorTests",
+      dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"]),
+    .testTarget(
+      name: "FrontTests", dependencies: ["Front", "Reactor", "Service", "Core", "TestSupport"]),
     .testTarget(
       name: "AppTests",
-      dependencies: ["Trellis", "Front", "Reactor", "Service", "DemoBackend", "LoopbackServer", "Core"]),
+      dependencies: [
+        "Trellis", "Front", "Reactor", "Service", "DemoBackend", "LoopbackServer", "Core",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -46,7 +46,8 @@ struct AppConfiguration: Equatable {
       tap <button>                 type <field> <text>        select <list> <number|title>
       toggle <checklist> <item>    back                       menu [item]
       wait <text>                  expect <text>              expect-not <text>
-      dump                         sleep <seconds>            quit
+      dump                         print <text>               sleep <seconds>
+      quit
     Keys: Tab/arrows move, Enter chooses, Esc goes back, Ctrl-O opens the menu, Ctrl-C quits.
     """
 

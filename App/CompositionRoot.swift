@@ -26,7 +26,11 @@ struct AppDependencies {
 /// shows every dependency of the app.
 @MainActor
 enum CompositionRoot {
-  static func resolve(_ configuration: AppConfiguration) -> AppDependencies {
+  /// Builds the app for `configuration`. Tests may hand in the embedded backend (with their
+  /// own clock).
+  static func resolve(_ configuration: AppConfiguration, embeddedBackend: DemoBackend? = nil)
+    -> AppDependencies
+  {
     let window = Window(appName: "Trellis")
 
     // MARK: Transport: the embedded demo backend, or a real server
@@ -38,7 +42,8 @@ enum CompositionRoot {
       transport = URLSessionTransport()
       baseURL = server
     } else {
-      let embedded = DemoBackend(configuration: configuration.isInstant ? .instant : .demo)
+      let embedded =
+        embeddedBackend ?? DemoBackend(configuration: configuration.isInstant ? .instant : .demo)
       backend = embedded
       transport = StubTransport(responder: embedded.router)
       baseURL = URL(string: "http://embedded.trellis")!

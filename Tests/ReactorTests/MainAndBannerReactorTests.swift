@@ -11,7 +11,8 @@ struct MainAndBannerReactorTests {
     -> ReactorTester<MainViewReactor>
   {
     let tester = ReactorTester(
-      MainViewReactor(serviceProvider: MainViewServiceProviderImpl(authService: auth, userService: users)))
+      MainViewReactor(
+        serviceProvider: MainViewServiceProviderImpl(authService: auth, userService: users)))
     try await tester.expect(MainViewReactor.State())  // the user relay's current value: nil
     return tester
   }
@@ -51,7 +52,8 @@ struct MainAndBannerReactorTests {
     users.fail(with: ServiceError(.offline, "The server cannot be reached."))
     let tester = try await mainTester(FakeAuthService(), users)
     tester.send(.load)
-    try await tester.expectEvents(.alert(title: "Could not load your profile", message: "The server cannot be reached."))
+    try await tester.expectEvents(
+      .alert(title: "Could not load your profile", message: "The server cannot be reached."))
     try await tester.finish()
   }
 

@@ -8,13 +8,17 @@ import Testing
 @Suite("Profile reactor", .timeLimit(.minutes(1)))
 struct ProfileReactorTests {
   private let saved = ProfileViewReactor.SavedProfile(
-    username: "alice", email: "alice@trellis.example", displayName: "Alice Kim", title: "iOS Engineer",
+    username: "alice", email: "alice@trellis.example", displayName: "Alice Kim",
+    title: "iOS Engineer",
     bio: "")
 
   /// A tester whose user service does not publish, after the load: outputs come in a fixed order.
-  private func loadedTester(_ users: FakeUserService) async throws -> ReactorTester<ProfileViewReactor> {
+  private func loadedTester(_ users: FakeUserService) async throws -> ReactorTester<
+    ProfileViewReactor
+  > {
     users.publishesChanges = false
-    let tester = ReactorTester(ProfileViewReactor(serviceProvider: ProfileViewServiceProviderImpl(userService: users)))
+    let tester = ReactorTester(
+      ProfileViewReactor(serviceProvider: ProfileViewServiceProviderImpl(userService: users)))
     try await tester.expect(ProfileViewReactor.State())  // the relay's current value: nil
     tester.send(.load)
     try await tester.expect {
@@ -47,7 +51,8 @@ struct ProfileReactorTests {
     users.fail(with: ServiceError(.validation, "Display name is required."))
     tester.send(.save)
     try await tester.expect { $0.isSaving = true }
-    try await tester.expectEvents(.alert(title: "Could not save the profile", message: "Display name is required."))
+    try await tester.expectEvents(
+      .alert(title: "Could not save the profile", message: "Display name is required."))
     try await tester.expect { $0.isSaving = false }
     try await tester.finish()
   }

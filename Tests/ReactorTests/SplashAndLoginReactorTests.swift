@@ -9,7 +9,8 @@ import Testing
 struct SplashAndLoginReactorTests {
   @Test func aRestoredSessionGoesToMain() async throws {
     let auth = FakeAuthService(restored: .signedIn(.alice))
-    let tester = ReactorTester(SplashViewReactor(serviceProvider: SplashViewServiceProviderImpl(authService: auth)))
+    let tester = ReactorTester(
+      SplashViewReactor(serviceProvider: SplashViewServiceProviderImpl(authService: auth)))
     tester.send(.start)
     try await tester.expect { $0.message = "Welcome back, Alice Kim." }
     try await tester.expectEvents(.showMain)
@@ -18,15 +19,20 @@ struct SplashAndLoginReactorTests {
 
   @Test func noSessionGoesToLogin() async throws {
     let auth = FakeAuthService(restored: .signedOut)
-    let tester = ReactorTester(SplashViewReactor(serviceProvider: SplashViewServiceProviderImpl(authService: auth)))
+    let tester = ReactorTester(
+      SplashViewReactor(serviceProvider: SplashViewServiceProviderImpl(authService: auth)))
     tester.send(.start)
     try await tester.expect { $0.message = "Welcome." }
     try await tester.expectEvents(.showLogin)
     try await tester.finish()
   }
 
-  private func loginTester(_ auth: FakeAuthService, notice: String? = nil) -> ReactorTester<LoginViewReactor> {
-    ReactorTester(LoginViewReactor(serviceProvider: LoginViewServiceProviderImpl(authService: auth), notice: notice))
+  private func loginTester(_ auth: FakeAuthService, notice: String? = nil) -> ReactorTester<
+    LoginViewReactor
+  > {
+    ReactorTester(
+      LoginViewReactor(
+        serviceProvider: LoginViewServiceProviderImpl(authService: auth), notice: notice))
   }
 
   @Test func signingInShowsProgressThenLeaves() async throws {
@@ -56,7 +62,8 @@ struct SplashAndLoginReactorTests {
     try await tester.expect { $0.username = "alice" }
     try await tester.expect { $0.password = "nope" }
     try await tester.expect { $0.isSigningIn = true }
-    try await tester.expectEvents(.alert(title: "Sign-in failed", message: "Wrong username or password."))
+    try await tester.expectEvents(
+      .alert(title: "Sign-in failed", message: "Wrong username or password."))
     try await tester.expect { $0.isSigningIn = false }
     try await tester.finish()
   }

@@ -13,7 +13,8 @@ struct TaskComposeReactorTests {
   {
     ReactorTester(
       TaskComposeViewReactor(
-        serviceProvider: TaskComposeViewServiceProviderImpl(taskService: tasks, fileService: files)))
+        serviceProvider: TaskComposeViewServiceProviderImpl(taskService: tasks, fileService: files))
+    )
   }
 
   @Test func theSecondProjectWinsAndTheFirstNeverLands() async throws {
@@ -84,8 +85,10 @@ struct TaskComposeReactorTests {
     try await tester.expect { $0.attachmentPath = "/tmp/big.bin" }
     try await tester.expect { $0.isUploading = true }
     await files.uploads.waitForArrival("big.bin")
-    files.uploads.fail("big.bin", with: ServiceError(.server, "The upload failed on the server. Try again."))
-    try await tester.expectEvents(.alert(title: "Upload failed", message: "The upload failed on the server. Try again."))
+    files.uploads.fail(
+      "big.bin", with: ServiceError(.server, "The upload failed on the server. Try again."))
+    try await tester.expectEvents(
+      .alert(title: "Upload failed", message: "The upload failed on the server. Try again."))
     try await tester.expect { $0.isUploading = false }
     try await tester.finish()
     #expect(tester.reactor.currentState.attachments.isEmpty)
@@ -134,7 +137,8 @@ struct TaskComposeReactorTests {
     tasks.failCreation(with: ServiceError(.validation, "Title is required."))
     second.send(.save)
     try await second.expect { $0.isSaving = true }
-    try await second.expectEvents(.alert(title: "Could not save the task", message: "Title is required."))
+    try await second.expectEvents(
+      .alert(title: "Could not save the task", message: "Title is required."))
     try await second.expect { $0.isSaving = false }
     try await second.finish()
     try await tester.finish()

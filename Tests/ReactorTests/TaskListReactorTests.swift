@@ -8,7 +8,8 @@ import Testing
 @Suite("Task list reactor", .timeLimit(.minutes(1)))
 struct TaskListReactorTests {
   private let projects = [
-    Choice(id: 1, title: "Mobile App", detail: "MOB"), Choice(id: 2, title: "Backend", detail: "API"),
+    Choice(id: 1, title: "Mobile App", detail: "MOB"),
+    Choice(id: 2, title: "Backend", detail: "API"),
   ]
 
   @Test func loadsTheProjectsAndTheFirstProjectsTasks() async throws {
@@ -16,7 +17,8 @@ struct TaskListReactorTests {
     tasks.setTasks([TaskItem(id: 7, projectID: 1, title: "Fix the crash")])
     let tester = ReactorTester(
       TaskListViewReactor(
-        serviceProvider: TaskListViewServiceProviderImpl(taskService: tasks, connectionService: FakeConnectionService())))
+        serviceProvider: TaskListViewServiceProviderImpl(
+          taskService: tasks, connectionService: FakeConnectionService())))
     tester.send(.load)
     try await tester.expect { $0.isLoading = true }
     try await tester.expect { $0.projects = projects }
@@ -33,7 +35,8 @@ struct TaskListReactorTests {
     let connection = FakeConnectionService()
     let tester = ReactorTester(
       TaskListViewReactor(
-        serviceProvider: TaskListViewServiceProviderImpl(taskService: tasks, connectionService: connection)))
+        serviceProvider: TaskListViewServiceProviderImpl(
+          taskService: tasks, connectionService: connection)))
     tester.send(.selectProject(1))
     tester.isExhaustive = false
     await tester.reactor.waitUntilIdle()
@@ -54,7 +57,8 @@ struct TaskListReactorTests {
     tasks.holdTaskLists()
     let tester = ReactorTester(
       TaskListViewReactor(
-        serviceProvider: TaskListViewServiceProviderImpl(taskService: tasks, connectionService: FakeConnectionService())))
+        serviceProvider: TaskListViewServiceProviderImpl(
+          taskService: tasks, connectionService: FakeConnectionService())))
     tester.send(.selectProject(1))
     tester.send(.selectProject(2))
     await tasks.taskLists.waitForArrival(2)

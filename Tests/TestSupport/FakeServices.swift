@@ -130,7 +130,9 @@ public final class FakeTaskService: TaskService {
   /// Holds `tasks` calls when ``holdsTaskLists`` is on.
   public let taskLists = KeyedGate<Int, [TaskItem]>()
   private struct State {
-    var projects: [Project] = [Project(id: 1, key: "MOB", name: "Mobile App"), Project(id: 2, key: "API", name: "Backend")]
+    var projects: [Project] = [
+      Project(id: 1, key: "MOB", name: "Mobile App"), Project(id: 2, key: "API", name: "Backend"),
+    ]
     var tasks: [TaskItem] = []
     var created: [TaskDraft] = []
     var createFailure: ServiceError?
@@ -153,7 +155,9 @@ public final class FakeTaskService: TaskService {
   /// Sets the tasks `tasks` returns.
   public func setTasks(_ tasks: [TaskItem]) { state.withLock { $0.tasks = tasks } }
   /// Makes `createTask` fail.
-  public func failCreation(with error: ServiceError?) { state.withLock { $0.createFailure = error } }
+  public func failCreation(with error: ServiceError?) {
+    state.withLock { $0.createFailure = error }
+  }
 
   /// The two fixed projects.
   public func projects(forceRefresh: Bool) async throws(ServiceError) -> [Project] {
@@ -194,7 +198,8 @@ public final class FakeTaskService: TaskService {
     try state.withLock { state throws(ServiceError) in
       if let failure = state.createFailure { throw failure }
       state.created.append(draft)
-      let task = TaskItem(id: 100 + state.created.count, projectID: draft.projectID, title: draft.title)
+      let task = TaskItem(
+        id: 100 + state.created.count, projectID: draft.projectID, title: draft.title)
       state.tasks.append(task)
       return task
     }

@@ -12,7 +12,8 @@ public final class KeyedGate<Key: Hashable & Sendable, Value: Sendable>: Sendabl
   private struct State {
     var waiters: [Key: [Waiter]] = [:]
     var arrivals: [Key] = []
-    var arrivalWaiters: [(key: Key, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var arrivalWaiters: [(key: Key, count: Int, continuation: CheckedContinuation<Void, Never>)] =
+      []
     var nextID = 0
     var cancelledBeforeWaiting: Set<Int> = []
   }

@@ -17,14 +17,16 @@ struct Form {
     into frame: inout FrameBuffer, top: Int, height: Int, state: FormState, spinnerFrame: Int
   ) {
     let lines = layout(width: frame.width, state: state, spinnerFrame: spinnerFrame)
-    let focusedLine = lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID && $0.isCursor }
+    let focusedLine =
+      lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID && $0.isCursor }
       ?? lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID }
     var offset = 0
     if let focusedLine, focusedLine >= height { offset = focusedLine - height + 1 }
     for (row, line) in lines.dropFirst(offset).prefix(height).enumerated() {
       var x = 1
       for span in line.spans {
-        x += frame.write(span.text, x: x, y: top + row, style: span.style, maxWidth: frame.width - x - 1)
+        x += frame.write(
+          span.text, x: x, y: top + row, style: span.style, maxWidth: frame.width - x - 1)
       }
     }
     if offset > 0 { frame.write("↑ more", x: frame.width - 8, y: top, style: .dim) }
@@ -61,7 +63,8 @@ struct Form {
         spans.append(Span(text: "[ \(button.title) ]", style: style))
         spans.append(Span(text: " ", style: .plain))
       }
-      lines.append(Line(spans: spans, focusID: focusID ?? pendingButtons.first.map { "button:\($0.title)" }))
+      lines.append(
+        Line(spans: spans, focusID: focusID ?? pendingButtons.first.map { "button:\($0.title)" }))
       pendingButtons.removeAll()
     }
 
@@ -100,9 +103,13 @@ struct Form {
           lines.append(Line(spans: [Span(text: "  " + list.emptyText, style: .dim)]))
         }
         for (index, item) in list.items.enumerated() {
-          let isCursor = state.focusedID == id && state.cursor(for: id, count: list.items.count) == index
+          let isCursor =
+            state.focusedID == id && state.cursor(for: id, count: list.items.count) == index
           let marker = item.isSelected ? "●" : " "
-          var spans = [Span(text: " \(marker) \(index + 1). \(item.title)", style: isCursor ? .inverse : .plain)]
+          var spans = [
+            Span(
+              text: " \(marker) \(index + 1). \(item.title)", style: isCursor ? .inverse : .plain)
+          ]
           if !item.detail.isEmpty { spans.append(Span(text: "  \(item.detail)", style: .dim)) }
           lines.append(Line(spans: spans, focusID: id, isCursor: isCursor))
         }
@@ -110,7 +117,8 @@ struct Form {
         let id = "checklist:\(list.id)"
         lines.append(Line(spans: [Span(text: list.title, style: .bold)]))
         for (index, item) in list.items.enumerated() {
-          let isCursor = state.focusedID == id && state.cursor(for: id, count: list.items.count) == index
+          let isCursor =
+            state.focusedID == id && state.cursor(for: id, count: list.items.count) == index
           let box = item.isSelected ? "[x]" : "[ ]"
           lines.append(
             Line(
@@ -120,7 +128,9 @@ struct Form {
       case .spinner(let caption):
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
         lines.append(
-          Line(spans: [Span(text: "\(frames[spinnerFrame % frames.count]) \(caption)", style: .warning)]))
+          Line(spans: [
+            Span(text: "\(frames[spinnerFrame % frames.count]) \(caption)", style: .warning)
+          ]))
       case .button:
         break
       }

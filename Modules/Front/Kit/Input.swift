@@ -108,6 +108,8 @@ public enum ScriptCommand: Sendable, Equatable {
   case expectNot(String)
   /// `dump`: print the screen.
   case dump
+  /// `print <text>`: print a line (a marker for tools reading the output).
+  case print(String)
   /// `sleep <seconds>`: pause (for demos).
   case sleep(Double)
   /// `quit`.
@@ -153,14 +155,17 @@ public enum ScriptCommand: Sendable, Equatable {
       guard !rest.isEmpty else { throw .syntax("usage: expect-not <text>") }
       return .expectNot(rest)
     case "dump": return .dump
+    case "print", "echo": return .print(rest)
     case "sleep":
-      guard let seconds = Double(rest), seconds >= 0 else { throw .syntax("usage: sleep <seconds>") }
+      guard let seconds = Double(rest), seconds >= 0 else {
+        throw .syntax("usage: sleep <seconds>")
+      }
       return .sleep(seconds)
     case "quit", "exit": return .quit
     default:
       throw .syntax(
         "unknown command \"\(verb)\"; commands: tap, type, select, toggle, back, menu, wait, "
-          + "expect, expect-not, dump, sleep, quit")
+          + "expect, expect-not, dump, print, sleep, quit")
     }
   }
 }

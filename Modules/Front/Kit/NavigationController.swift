@@ -113,7 +113,8 @@ public final class SlideMenuNavigator {
   public func choose(_ title: String) throws(ScriptError) {
     guard let item = items.first(where: { $0.title.lowercased() == title.lowercased() }) else {
       throw .notFound(
-        "the menu has no \"\(title)\" (entries: \(items.map { "\"\($0.title)\"" }.joined(separator: ", ")))")
+        "the menu has no \"\(title)\" (entries: \(items.map { "\"\($0.title)\"" }.joined(separator: ", ")))"
+      )
     }
     close()
     item.action()
@@ -139,12 +140,15 @@ public final class SlideMenuNavigator {
       frame.write(String(repeating: " ", count: width), x: 0, y: row, style: .inverse)
       frame.write("│", x: width, y: row, style: .dim)
     }
-    frame.write(" ≡ Menu", x: 0, y: top, style: TextStyle(isBold: true, isInverse: true), maxWidth: width)
+    frame.write(
+      " ≡ Menu", x: 0, y: top, style: TextStyle(isBold: true, isInverse: true), maxWidth: width)
     frame.write(" " + header, x: 0, y: top + 1, style: .inverse, maxWidth: width)
     for (index, item) in items.enumerated() where top + 3 + index < top + height {
       let style = index == cursor ? TextStyle.bold : TextStyle.inverse
       let text = (index == cursor ? " ▸ " : "   ") + item.title
-      frame.write(text.padding(toLength: width, withPad: " ", startingAt: 0), x: 0, y: top + 3 + index, style: style, maxWidth: width)
+      frame.write(
+        text.padding(toLength: width, withPad: " ", startingAt: 0), x: 0, y: top + 3 + index,
+        style: style, maxWidth: width)
     }
   }
 }

@@ -58,7 +58,8 @@ public final class Window {
   private var spinnerFrame = 0
 
   /// Creates an empty window.
-  public init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), appName: String = "Trellis") {
+  public init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), appName: String = "Trellis")
+  {
     self.size = size
     self.appName = appName
   }
@@ -155,7 +156,8 @@ public final class Window {
     let title = top.map { "\(appName) · \($0.title)" } ?? appName
     frame.write(" " + title, x: 0, y: 0, style: .bold)
     if let status = statusViewController?.statusText {
-      frame.write(status.text, x: size.columns - status.text.displayWidth - 1, y: 0, style: status.style)
+      frame.write(
+        status.text, x: size.columns - status.text.displayWidth - 1, y: 0, style: status.style)
     }
     frame.write(String(repeating: "─", count: size.columns), x: 0, y: 1, style: .dim)
     let contentTop = 2
@@ -165,7 +167,9 @@ public final class Window {
       let form = Form(elements: top.body())
       state.normalizeFocus(form.focusIDs)
       top.formState = state
-      form.draw(into: &frame, top: contentTop, height: contentHeight, state: state, spinnerFrame: spinnerFrame)
+      form.draw(
+        into: &frame, top: contentTop, height: contentHeight, state: state,
+        spinnerFrame: spinnerFrame)
     }
     if let toast {
       frame.write(" ✓ " + toast.message, x: 0, y: size.rows - 2, style: .success)
@@ -195,8 +199,12 @@ public final class Window {
       frame.write(String(repeating: " ", count: width), x: x, y: row, style: .inverse)
     }
     frame.write("┌" + String(repeating: "─", count: width - 2) + "┐", x: x, y: y, style: .inverse)
-    frame.write("└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: .inverse)
-    frame.write(alert.title, x: x + 2, y: y + 1, style: TextStyle(isBold: true, isInverse: true), maxWidth: width - 4)
+    frame.write(
+      "└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: .inverse
+    )
+    frame.write(
+      alert.title, x: x + 2, y: y + 1, style: TextStyle(isBold: true, isInverse: true),
+      maxWidth: width - 4)
     for (index, line) in lines.enumerated() {
       frame.write(line, x: x + 2, y: y + 3 + index, style: .inverse, maxWidth: width - 4)
     }

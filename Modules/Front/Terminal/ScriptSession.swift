@@ -41,7 +41,8 @@ public final class ScriptSession {
   }
 
   /// Runs the lines in order until they end, `quit`, or a failure.
-  public func run<Lines: AsyncSequence>(_ lines: Lines) async -> Outcome where Lines.Element == String {
+  public func run<Lines: AsyncSequence>(_ lines: Lines) async -> Outcome
+  where Lines.Element == String {
     window.onNeedsDisplay = { [weak self] in self?.wakeWaiter() }
     var number = 0
     var commands = 0
@@ -87,6 +88,8 @@ public final class ScriptSession {
     case .dump:
       output(window.text)
       lastPrinted = window.text
+    case .print(let text):
+      output(text)
     case .sleep(let seconds):
       try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     case .quit:
@@ -107,7 +110,9 @@ public final class ScriptSession {
     while !window.text.contains(text) {
       guard ContinuousClock.now < deadline else { return false }
       let timer = Task { [weak self] in
-        try? await Task.sleep(until: min(deadline, ContinuousClock.now.advanced(by: .milliseconds(200))), clock: .continuous)
+        try? await Task.sleep(
+          until: min(deadline, ContinuousClock.now.advanced(by: .milliseconds(200))),
+          clock: .continuous)
         self?.wakeWaiter()
       }
       await withCheckedContinuation { changeWaiter = $0 }
@@ -127,7 +132,8 @@ public final class ScriptSession {
     let frame = window.text
     guard frame != lastPrinted else { return }
     lastPrinted = frame
-    output("── after: \(line.trimmingCharacters(in: .whitespaces)) " + String(repeating: "─", count: 20))
+    output(
+      "── after: \(line.trimmingCharacters(in: .whitespaces)) " + String(repeating: "─", count: 20))
     output(frame)
   }
 }

@@ -63,7 +63,9 @@ public final class TerminalDevice {
     }
     hasOriginalTerminalMode = true
     atexit { restoreTerminal() }
-    for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+    for signalNumber in [
+      SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
+    ] {
       signal(signalNumber) { restoreAndReraise($0) }
     }
     var raw = originalTerminalMode
@@ -84,7 +86,9 @@ public final class TerminalDevice {
   public func write(_ text: String) {
     var remaining = Array(text.utf8)
     while !remaining.isEmpty {
-      let written = remaining.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      let written = remaining.withUnsafeBytes {
+        Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count)
+      }
       if written < 0 {
         if errno == EINTR { continue }
         return

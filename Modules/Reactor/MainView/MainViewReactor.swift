@@ -78,7 +78,9 @@ public final class MainViewReactor: ReactorProtocol {
       let userService = services.userService
       return .task { .setUser(try await userService.loadCurrentUser(forceRefresh: false)) }
         .catch { error in
-          .event(.alert(title: "Could not load your profile", message: LoginViewReactor.message(for: error)))
+          .event(
+            .alert(
+              title: "Could not load your profile", message: LoginViewReactor.message(for: error)))
         }
     case .signOut:
       guard !currentState.isSigningOut else { return .none }

@@ -109,7 +109,9 @@ public final class ProfileViewReactor: ReactorProtocol {
     case .load:
       return .task { .setUser(try await userService.loadCurrentUser(forceRefresh: true)) }
         .catch { error in
-          .event(.alert(title: "Could not load your profile", message: LoginViewReactor.message(for: error)))
+          .event(
+            .alert(
+              title: "Could not load your profile", message: LoginViewReactor.message(for: error)))
         }
     case .setDisplayName(let name): return .just(.setDisplayName(name))
     case .setTitle(let title): return .just(.setTitle(title))
@@ -129,7 +131,9 @@ public final class ProfileViewReactor: ReactorProtocol {
       )
       .catch { error in
         .concat(
-          .event(.alert(title: "Could not save the profile", message: LoginViewReactor.message(for: error))),
+          .event(
+            .alert(
+              title: "Could not save the profile", message: LoginViewReactor.message(for: error))),
           .just(.setSaving(false)))
       }
     }

@@ -136,7 +136,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     switch action {
     case .load:
       return .task { .setProjects(try await taskService.projects(forceRefresh: false)) }
-        .catch { error in .event(.alert(title: "Could not load projects", message: Self.message(error))) }
+        .catch { error in
+          .event(.alert(title: "Could not load projects", message: Self.message(error)))
+        }
     case .selectProject(let projectID):
       return .concat(
         .just(.setProject(projectID)),
@@ -225,7 +227,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       guard context.projectID == state.projectID else { break }
       state.milestones = context.milestones.map { Choice(id: $0.id, title: $0.name) }
       state.tags = context.tags.map { Choice(id: $0.id, title: $0.name) }
-      state.members = context.members.map { Choice(id: $0.id, title: $0.displayName, detail: $0.role) }
+      state.members = context.members.map {
+        Choice(id: $0.id, title: $0.displayName, detail: $0.role)
+      }
       state.mayCreate = context.permissions.canCreateTasks
       state.hasContext = true
     case .setLoadingContext(let isLoading): state.isLoadingContext = isLoading

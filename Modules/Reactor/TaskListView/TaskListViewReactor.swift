@@ -102,7 +102,9 @@ public final class TaskListViewReactor: ReactorProtocol {
     let taskService = services.taskService
     return .concat(
       .just(.setLoading(true)),
-      .task { .setTasks(try await taskService.tasks(projectID: projectID, forceRefresh: forceRefresh)) },
+      .task {
+        .setTasks(try await taskService.tasks(projectID: projectID, forceRefresh: forceRefresh))
+      },
       .just(.setLoading(false))
     )
     .catch { error in Self.failure(error) }
@@ -119,7 +121,8 @@ public final class TaskListViewReactor: ReactorProtocol {
   static func row(_ task: TaskItem) -> Choice {
     var details = ["#\(task.id)"]
     if !task.attachments.isEmpty {
-      details.append("\(task.attachments.count) attachment\(task.attachments.count == 1 ? "" : "s")")
+      details.append(
+        "\(task.attachments.count) attachment\(task.attachments.count == 1 ? "" : "s")")
     }
     return Choice(id: task.id, title: task.title, detail: details.joined(separator: " · "))
   }

@@ -1,15 +1,18 @@
 import Reactor
 
-
 /// The connection state in the window's title bar: `● Online`, `◌ Connecting…`, `○ Offline`.
 @MainActor
-public final class ConnectionBannerViewController: ReactorViewController<ConnectionBannerViewReactor> {
+public final class ConnectionBannerViewController: ReactorViewController<
+  ConnectionBannerViewReactor
+>
+{
   private var state: ConnectionBannerViewReactor.State
 
   /// Creates the banner.
   public init(
     reactor: ConnectionBannerViewReactor,
-    viewControllerProvider: any ConnectionBannerViewControllerProvider = ConnectionBannerViewControllerProviderImpl()
+    viewControllerProvider: any ConnectionBannerViewControllerProvider =
+      ConnectionBannerViewControllerProviderImpl()
   ) {
     state = reactor.currentState
     super.init(reactor: reactor, title: "Connection")

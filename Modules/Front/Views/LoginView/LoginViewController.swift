@@ -45,7 +45,10 @@ public final class LoginViewController: ReactorViewController<LoginViewReactor> 
       .button(Button("Sign in", isEnabled: state.canSignIn) { reactor.send(.signIn) }),
     ]
     if state.isSigningIn { elements.append(.spinner("Signing in…")) }
-    elements += [.spacer, .text("Demo accounts: alice / alice1234, bob / bob1234, carol / carol1234", style: .dim)]
+    elements += [
+      .spacer,
+      .text("Demo accounts: alice / alice1234, bob / bob1234, carol / carol1234", style: .dim),
+    ]
     return elements
   }
 }

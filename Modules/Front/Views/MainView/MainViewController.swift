@@ -63,7 +63,8 @@ public final class MainViewController: ReactorViewController<MainViewReactor> {
     }
     elements += [
       .spacer,
-      .button(Button("Sign out", isEnabled: !state.isSigningOut) { [reactor] in reactor.send(.signOut) }),
+      .button(
+        Button("Sign out", isEnabled: !state.isSigningOut) { [reactor] in reactor.send(.signOut) }),
     ]
     if state.isSigningOut { elements.append(.spinner("Signing out…")) }
     return elements

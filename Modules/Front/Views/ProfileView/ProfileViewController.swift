@@ -40,11 +40,20 @@ public final class ProfileViewController: ReactorViewController<ProfileViewReact
     var elements: [Element] = [
       .text("Signed in as \(user.username) (\(user.email))", style: .dim),
       .spacer,
-      .field(TextField(id: "name", label: "Display name", text: state.displayName, onChange: { reactor.send(.setDisplayName($0)) })),
-      .field(TextField(id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })),
-      .field(TextField(id: "bio", label: "Bio", text: state.bio, onChange: { reactor.send(.setBio($0)) })),
+      .field(
+        TextField(
+          id: "name", label: "Display name", text: state.displayName,
+          onChange: { reactor.send(.setDisplayName($0)) })),
+      .field(
+        TextField(
+          id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })
+      ),
+      .field(
+        TextField(id: "bio", label: "Bio", text: state.bio, onChange: { reactor.send(.setBio($0)) })
+      ),
       .spacer,
-      .button(Button("Save", isEnabled: state.hasChanges && !state.isSaving) { reactor.send(.save) }),
+      .button(
+        Button("Save", isEnabled: state.hasChanges && !state.isSaving) { reactor.send(.save) }),
     ]
     if state.isSaving { elements.append(.spinner("Saving…")) }
     return elements

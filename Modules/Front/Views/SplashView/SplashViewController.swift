@@ -7,7 +7,8 @@ public final class SplashViewController: ReactorViewController<SplashViewReactor
   private var state: SplashViewReactor.State
 
   /// Creates the screen.
-  public init(reactor: SplashViewReactor, viewControllerProvider: any SplashViewControllerProvider) {
+  public init(reactor: SplashViewReactor, viewControllerProvider: any SplashViewControllerProvider)
+  {
     provider = viewControllerProvider
     state = reactor.currentState
     super.init(reactor: reactor, title: "Welcome")

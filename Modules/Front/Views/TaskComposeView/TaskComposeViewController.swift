@@ -9,7 +9,8 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
   /// Creates the screen.
   public init(
     reactor: TaskComposeViewReactor,
-    viewControllerProvider: any TaskComposeViewControllerProvider = TaskComposeViewControllerProviderImpl()
+    viewControllerProvider: any TaskComposeViewControllerProvider =
+      TaskComposeViewControllerProviderImpl()
   ) {
     state = reactor.currentState
     super.init(reactor: reactor, title: "New task")
@@ -43,18 +44,24 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
       .list(
         ListBox(
           id: "project", title: "Project",
-          items: state.projects.map { ListItem($0.title, detail: $0.detail, isSelected: $0.id == state.projectID) },
+          items: state.projects.map {
+            ListItem($0.title, detail: $0.detail, isSelected: $0.id == state.projectID)
+          },
           emptyText: "Loading projects…",
-          onSelect: { reactor.send(.selectProject(state.projects[$0].id)) })),
+          onSelect: { reactor.send(.selectProject(state.projects[$0].id)) }))
     ]
     if state.isLoadingContext {
       elements.append(.spinner("Loading milestones, tags, members and permissions…"))
     } else if state.hasContext && !state.mayCreate {
-      elements.append(.text("You can view this project but not create tasks in it.", style: .warning))
+      elements.append(
+        .text("You can view this project but not create tasks in it.", style: .warning))
     }
     elements += [
       .spacer,
-      .field(TextField(id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })),
+      .field(
+        TextField(
+          id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })
+      ),
     ]
     if state.hasContext {
       let milestones = state.milestones
@@ -76,18 +83,26 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
         .checklist(
           CheckList(
             id: "assignees", title: "Assignees",
-            items: state.members.map { ListItem($0.title, detail: $0.detail, isSelected: state.assigneeIDs.contains($0.id)) },
+            items: state.members.map {
+              ListItem($0.title, detail: $0.detail, isSelected: state.assigneeIDs.contains($0.id))
+            },
             onToggle: { reactor.send(.toggleAssignee(state.members[$0].id)) })),
       ]
     }
     elements += [
       .spacer,
-      .text("Attachments: " + (state.attachments.isEmpty ? "none" : state.attachments.map(\.title).joined(separator: ", "))),
+      .text(
+        "Attachments: "
+          + (state.attachments.isEmpty
+            ? "none" : state.attachments.map(\.title).joined(separator: ", "))),
       .field(
         TextField(
           id: "file", label: "File path", text: state.attachmentPath,
           onChange: { reactor.send(.setAttachmentPath($0)) }, onSubmit: { reactor.send(.attach) })),
-      .button(Button("Attach", isEnabled: !state.isUploading && !state.attachmentPath.isEmpty) { reactor.send(.attach) }),
+      .button(
+        Button("Attach", isEnabled: !state.isUploading && !state.attachmentPath.isEmpty) {
+          reactor.send(.attach)
+        }),
     ]
     if state.isUploading { elements.append(.spinner("Uploading…")) }
     elements += [

@@ -8,7 +8,9 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
   private var state: TaskListViewReactor.State
 
   /// Creates the screen.
-  public init(reactor: TaskListViewReactor, viewControllerProvider: any TaskListViewControllerProvider) {
+  public init(
+    reactor: TaskListViewReactor, viewControllerProvider: any TaskListViewControllerProvider
+  ) {
     provider = viewControllerProvider
     state = reactor.currentState
     super.init(reactor: reactor, title: "Tasks")
@@ -40,7 +42,9 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
       .list(
         ListBox(
           id: "project", title: "Project",
-          items: projects.map { ListItem($0.title, detail: $0.detail, isSelected: $0.id == state.projectID) },
+          items: projects.map {
+            ListItem($0.title, detail: $0.detail, isSelected: $0.id == state.projectID)
+          },
           emptyText: state.isLoading ? "Loading…" : "No projects.",
           onSelect: { reactor.send(.selectProject(projects[$0].id)) })),
       .spacer,

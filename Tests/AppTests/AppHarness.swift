@@ -1,0 +1,77 @@
+import Core
+import DemoBackend
+import Foundation
+import Front
+import LoopbackServer
+import Synchronization
+
+@testable import Trellis
+
+/// A clock the test moves by hand, for the backend's token expiry.
+final class ManualClock: Sendable {
+  private let date = Mutex(Date())
+  var now: Date { date.withLock { $0 } }
+  func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// The whole app, built by the real composition root, against the demo backend served in
+/// process or over HTTP, driven by script lines.
+@MainActor
+final class AppHarness {
+  enum Mode: String, CaseIterable, CustomStringConvertible {
+    case embedded
+    case loopback
+    var description: String { rawValue }
+  }
+
+  let backend: DemoBackend
+  let clock = ManualClock()
+  let dependencies: AppDependencies
+  let dataDirectory: URL
+  private(set) var server: LoopbackServer?
+  private(set) var transcript: [String] = []
+
+  init(_ mode: Mode) throws {
+    let clock = clock
+    backend = DemoBackend(configuration: .instant, now: { clock.now })
+    dataDirectory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-app-\(UUID().uuidString)", isDirectory: true)
+    var arguments = ["--data-dir", dataDirectory.path, "--instant"]
+    if mode == .loopback {
+      let server = try LoopbackServer(router: backend.router)
+      self.server = server
+      arguments += ["--server", server.baseURL.absoluteString]
+    }
+    let configuration = try AppConfiguration(
+      arguments: arguments, environment: [:], standardInputIsTerminal: false)
+    dependencies = CompositionRoot.resolve(
+      configuration, embeddedBackend: mode == .embedded ? backend : nil)
+  }
+
+  var window: Window { dependencies.window }
+
+  /// Runs `script` (one command per line); returns the outcome and keeps the printed lines.
+  func run(_ script: String) async -> ScriptSession.Outcome {
+    var options = ScriptSession.Options()
+    options.printsFrames = false
+    options.timeout = .seconds(10)
+    var printed: [String] = []
+    let session = ScriptSession(window: window, options: options) { printed.append($0) }
+    let lines = AsyncStream<String> { continuation in
+      for line in script.split(separator: "\n") { continuation.yield(String(line)) }
+      continuation.finish()
+    }
+    let outcome = await session.run(lines)
+    transcript += printed
+    return outcome
+  }
+
+  func stopServer() {
+    server?.stop()
+  }
+
+  func cleanUp() {
+    server?.stop()
+    try? FileManager.default.removeItem(at: dataDirectory)
+  }
+}

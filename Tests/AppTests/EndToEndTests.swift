@@ -1,0 +1,181 @@
+import DemoBackend
+import Foundation
+import Front
+import Testing
+
+@testable import Trellis
+
+@MainActor
+@Suite("The app end to end, through script mode", .timeLimit(.minutes(2)))
+struct EndToEndTests {
+  static let signIn = """
+    expect Sign in to Trellis
+    type username alice
+    type password alice1234
+    tap Sign in
+    expect Welcome, Alice Kim
+    """
+
+  @Test(arguments: AppHarness.Mode.allCases)
+  func signInComposeWithAProjectChangeAndAnUploadSeeItAndSignOut(mode: AppHarness.Mode) async throws
+  {
+    let app = try AppHarness(mode)
+    defer { app.cleanUp() }
+    let file = app.dataDirectory.appendingPathComponent("screenshot.png")
+    try FileManager.default.createDirectory(
+      at: app.dataDirectory, withIntermediateDirectories: true)
+    try Data(repeating: 7, count: 2048).write(to: file)
+    let outcome = await app.run(
+      Self.signIn + """
+
+        expect ● Online
+        menu New task
+        select project Backend
+        expect Q1 Hardening
+        select project Mobile App
+        expect v1.0 Beta
+        expect-not Q1 Hardening
+        type title Fix the crash on rotation
+        select milestone v1.0 Beta
+        toggle tags bug
+        toggle assignees Bob Lee
+        type file \(file.path)
+        tap Attach
+        expect Attachments: screenshot.png
+        tap Save
+        expect Task created: Fix the crash on rotation
+        menu Tasks
+        select project Mobile App
+        expect Fix the crash on rotation
+        expect 1 attachment
+        menu Sign out
+        expect Sign in to Trellis
+        """)
+    #expect(outcome == .completed(commands: 27), "\(app.transcript.joined(separator: "\n"))")
+    #expect(app.dependencies.authService.sessionState.value == .signedOut)
+  }
+
+  @Test(arguments: AppHarness.Mode.allCases)
+  func anExpiredTokenIsRefreshedWithoutTheUserNoticing(mode: AppHarness.Mode) async throws {
+    let app = try AppHarness(mode)
+    defer { app.cleanUp() }
+    #expect(await app.run(Self.signIn) == .completed(commands: 5))
+    let before = app.dependencies.authService.currentAccessToken
+    app.clock.advance(by: 3600)  // the server now rejects that token with 401
+    let outcome = await app.run(
+      """
+      menu Tasks
+      expect Crash when rotating the compose screen
+      expect-not Could not load tasks
+      """)
+    #expect(outcome == .completed(commands: 3), "\(app.transcript.joined(separator: "\n"))")
+    let after = app.dependencies.authService.currentAccessToken
+    #expect(after != nil && after != before)
+  }
+
+  @Test func aServerThatGoesDownShowsAnAlertAndTheAppKeepsRunning() async throws {
+    let app = try AppHarness(.loopback)
+    defer { app.cleanUp() }
+    #expect(
+      await app.run(Self.signIn + "\nmenu Tasks\nexpect Crash when rotating")
+        == .completed(commands: 7))
+    app.stopServer()
+    let outcome = await app.run(
+      """
+      tap Refresh
+      expect Could not load tasks
+      expect The server cannot be reached
+      tap OK
+      expect ○ Offline
+      menu Profile
+      expect Profile
+      back
+      """)
+    #expect(outcome == .completed(commands: 8), "\(app.transcript.joined(separator: "\n"))")
+  }
+
+  @Test func aRevokedSessionReturnsToLoginFromAnyScreen() async throws {
+    let app = try AppHarness(.embedded)
+    defer { app.cleanUp() }
+    #expect(
+      await app.run(Self.signIn + "\nmenu Profile\nexpect Display name: Alice Kim\nexpect ● Online")
+        == .completed(commands: 8))
+    app.backend.revokeSessions(of: "alice")
+    let outcome = await app.run(
+      """
+      expect Your session was ended on the server.
+      expect Sign in to Trellis
+      """)
+    #expect(outcome == .completed(commands: 2), "\(app.transcript.joined(separator: "\n"))")
+  }
+
+  @Test func aTaskCreatedElsewhereAppearsInTheOpenList() async throws {
+    let app = try AppHarness(.embedded)
+    defer { app.cleanUp() }
+    #expect(
+      await app.run(Self.signIn + "\nexpect ● Online\nmenu Tasks\nexpect Crash when rotating")
+        == .completed(commands: 8))
+    app.backend.createTaskElsewhere(projectID: 1, title: "Made by Carol")
+    #expect(await app.run("expect Made by Carol") == .completed(commands: 1))
+  }
+
+  @Test func aFailedUploadShowsAnAlertAndHidesTheIndicator() async throws {
+    let app = try AppHarness(.embedded)
+    defer { app.cleanUp() }
+    let file = app.dataDirectory.appendingPathComponent("notes.txt")
+    try FileManager.default.createDirectory(
+      at: app.dataDirectory, withIntermediateDirectories: true)
+    try Data("hello".utf8).write(to: file)
+    app.backend.configure { $0.failsUploads = true }
+    let outcome = await app.run(
+      Self.signIn + """
+
+        menu New task
+        type file \(file.path)
+        tap Attach
+        expect Upload failed
+        expect The upload failed on the server. Try again.
+        tap OK
+        expect Attachments: none
+        expect-not Uploading
+        type file /no/such/file.png
+        tap Attach
+        expect Cannot read file.png
+        tap OK
+        """)
+    #expect(outcome == .completed(commands: 17), "\(app.transcript.joined(separator: "\n"))")
+  }
+
+  @Test func aScriptStopsAtTheFirstFailingLineWithItsNumber() async throws {
+    let app = try AppHarness(.embedded)
+    defer { app.cleanUp() }
+    let outcome = await app.run("expect Sign in to Trellis\ntap Launch rockets\ntap Sign in")
+    #expect(
+      outcome
+        == .failed(
+          line: 2, command: "tap Launch rockets",
+          reason: "no button \"Launch rockets\" (buttons: \"Sign in\")"))
+    #expect(
+      app.transcript.first
+        == "line 2: tap Launch rockets: no button \"Launch rockets\" (buttons: \"Sign in\")")
+  }
+
+  @Test func theSessionSurvivesARestart() async throws {
+    let first = try AppHarness(.embedded)
+    defer { first.cleanUp() }
+    #expect(await first.run(Self.signIn) == .completed(commands: 5))
+    let configuration = try AppConfiguration(
+      arguments: ["--data-dir", first.dataDirectory.path, "--instant"], environment: [:],
+      standardInputIsTerminal: false)
+    let restarted = CompositionRoot.resolve(configuration, embeddedBackend: first.backend)
+    var options = ScriptSession.Options()
+    options.printsFrames = false
+    let session = ScriptSession(window: restarted.window, options: options) { _ in }
+    let outcome = await session.run(
+      AsyncStream {
+        $0.yield("expect Welcome, Alice Kim")
+        $0.finish()
+      })
+    #expect(outcome == .completed(commands: 1))
+  }
+}

@@ -1,0 +1,45 @@
+import Front
+import Reactor
+import Service
+import TestSupport
+
+/// A screen standing in for the ones a provider makes.
+@MainActor
+final class PlaceholderViewController: ViewController {
+  override func body() -> [Element] { [.text("Placeholder: \(title)")] }
+}
+
+/// Providers whose factories make placeholders.
+@MainActor
+struct FakeProviders: SplashViewControllerProvider, LoginViewControllerProvider,
+  TaskListViewControllerProvider,
+  MainViewControllerProvider
+{
+  var menuEntries: [MainMenuEntry] = [
+    MainMenuEntry(title: "Tasks") { PlaceholderViewController(title: "Tasks screen") },
+    MainMenuEntry(title: "Profile") { PlaceholderViewController(title: "Profile screen") },
+  ]
+  func makeMainViewController() -> ViewController {
+    PlaceholderViewController(title: "Main screen")
+  }
+  func makeLoginViewController() -> ViewController {
+    PlaceholderViewController(title: "Login screen")
+  }
+  func makeLoginViewController(notice: String?) -> ViewController {
+    PlaceholderViewController(title: "Login screen: \(notice ?? "no notice")")
+  }
+  func makeTaskComposeViewController() -> ViewController {
+    PlaceholderViewController(title: "Compose screen")
+  }
+  func makeConnectionBannerViewController() -> ViewController {
+    PlaceholderViewController(title: "Banner")
+  }
+}
+
+/// A window of a fixed size showing `viewController`.
+@MainActor
+func windowShowing(_ viewController: ViewController) -> Window {
+  let window = Window(size: TerminalSize(columns: 80, rows: 30))
+  window.setRoot(viewController)
+  return window
+}
