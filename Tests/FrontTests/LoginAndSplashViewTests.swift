@@ -83,7 +83,8 @@ struct LoginAndSplashViewTests {
     #expect(!window.text.contains("Wrong username or password."))
     #expect(window.currentAlert == nil)
     stub.emit(.alert(title: "Sign-in failed", message: "Wrong username or password."))
-    #expect(window.text.contains("Wrong username or password."))  // the same alert again: shown again
+    // The same alert again: shown again.
+    #expect(window.text.contains("Wrong username or password."))
   }
 
   @Test func signingInReplacesTheRoot() {
