@@ -182,16 +182,19 @@ struct Form {
         let cursor = state.cursor(for: focused, count: count) + step
         if cursor >= 0, cursor < count {
           state.cursors[focused] = cursor
+          state.isFocusAutomatic = false
           return true
         }
       }
       state.moveFocus(by: step, in: ids)
     case .enter:
+      state.isFocusAutomatic = false
       activate(focused, state: &state)
     case .character(" ") where focused.hasPrefix("checklist:"):
       activate(focused, state: &state)
     case .character(let character):
       guard let field = field(focused) else { return false }
+      state.isFocusAutomatic = false
       field.onChange(field.text + String(character))
     case .backspace:
       guard let field = field(focused) else { return false }
@@ -311,6 +314,9 @@ struct Form {
 struct FormState {
   var focusedID: String?
   var cursors: [String: Int] = [:]
+  /// Whether the focus was placed by the form rather than moved by the user: such a focus
+  /// follows the first control (a list that was still loading when the screen first drew).
+  var isFocusAutomatic = true
 
   func cursor(for id: String, count: Int) -> Int {
     min(max(0, cursors[id] ?? 0), max(0, count - 1))
@@ -318,12 +324,14 @@ struct FormState {
 
   /// Keeps the focus on an existing control, or moves it to the first one.
   mutating func normalizeFocus(_ ids: [String]) {
-    if let focusedID, ids.contains(focusedID) { return }
+    if let focusedID, ids.contains(focusedID), !isFocusAutomatic { return }
     focusedID = ids.first
+    isFocusAutomatic = true
   }
 
   mutating func moveFocus(by step: Int, in ids: [String]) {
     guard !ids.isEmpty else { return }
+    isFocusAutomatic = false
     let current = focusedID.flatMap { ids.firstIndex(of: $0) } ?? 0
     focusedID = ids[(current + step + ids.count) % ids.count]
   }

@@ -53,6 +53,11 @@ public final class NavigationController: ViewController {
   /// The stack.
   public override var children: [ViewController] { viewControllers }
 
+  /// The top screen's content.
+  public override var contentViewController: ViewController {
+    topViewController.contentViewController
+  }
+
   /// Whether any screen in the stack is busy.
   public override var isBusy: Bool { viewControllers.contains { $0.isBusy } }
 

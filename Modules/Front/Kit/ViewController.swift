@@ -36,6 +36,10 @@ open class ViewController {
   /// Screens shown inside this one (a navigation stack's screens).
   open var children: [ViewController] { [] }
 
+  /// The screen whose elements are drawn and get input: this one, or for a container the
+  /// screen it shows.
+  open var contentViewController: ViewController { self }
+
   /// Whether work the screen started is still running (a script waits for it to end).
   open var isBusy: Bool { false }
 

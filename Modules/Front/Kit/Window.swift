@@ -162,11 +162,11 @@ public final class Window {
     frame.write(String(repeating: "─", count: size.columns), x: 0, y: 1, style: .dim)
     let contentTop = 2
     let contentHeight = size.rows - 4
-    if let top {
-      var state = top.formState
-      let form = Form(elements: top.body())
+    if let content = top?.contentViewController {
+      var state = content.formState
+      let form = Form(elements: content.body())
       state.normalizeFocus(form.focusIDs)
-      top.formState = state
+      content.formState = state
       form.draw(
         into: &frame, top: contentTop, height: contentHeight, state: state,
         spinnerFrame: spinnerFrame)
@@ -232,7 +232,7 @@ public final class Window {
     case .escape:
       return back()
     default:
-      return topViewController?.handle(key) ?? false
+      return topViewController?.contentViewController.handle(key) ?? false
     }
   }
 
@@ -264,7 +264,9 @@ public final class Window {
       return
     }
     slideMenu?.close()
-    guard let top = topViewController else { throw .notFound("no screen is showing") }
+    guard let top = topViewController?.contentViewController else {
+      throw .notFound("no screen is showing")
+    }
     let form = Form(elements: top.body())
     switch command {
     case .tap(let title): try form.tap(title)
