@@ -38,6 +38,7 @@ let package = Package(
       name: "Repository",
       dependencies: ["Network", "Core"],
       path: "Modules/Repository",
+      exclude: ["README.md"],
       plugins: layerRule
     ),
     .target(

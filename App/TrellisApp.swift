@@ -53,7 +53,11 @@ enum TrellisApp {
     }
     var options = ScriptSession.Options()
     options.printsFrames = !configuration.isQuiet
-    let session = ScriptSession(window: dependencies.window, options: options) { print($0) }
+    // Each line is written at once: a tool reading the output (a CI log, a benchmark waiting for
+    // a marker) sees it when it happens, not when a buffer fills.
+    let session = ScriptSession(window: dependencies.window, options: options) { line in
+      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
     switch await session.run(scriptLines) {
     case .completed: return 0
     case .failed: return 1
