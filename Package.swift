@@ -18,6 +18,7 @@ let package = Package(
   products: [
     .executable(name: "Trellis", targets: ["Trellis"]),
     .executable(name: "DemoServer", targets: ["DemoServer"]),
+    .executable(name: "trellis-gen", targets: ["trellis-gen"]),
   ],
   dependencies: [],
   targets: [
@@ -108,6 +109,9 @@ let package = Package(
       dependencies: ["LayerCheck"],
       path: "Modules/Tools/LayerRule"
     ),
+    .target(name: "TrellisGenerator", path: "Modules/Tools/Generator"),
+    .executableTarget(
+      name: "trellis-gen", dependencies: ["TrellisGenerator"], path: "Modules/Tools/GeneratorCLI"),
     .executableTarget(
       name: "ReactorBenchmark",
       dependencies: ["Core"],
@@ -136,6 +140,7 @@ let package = Package(
       dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"]),
     .testTarget(
       name: "FrontTests", dependencies: ["Front", "Reactor", "Service", "Core", "TestSupport"]),
+    .testTarget(name: "GeneratorTests", dependencies: ["TrellisGenerator"]),
     .testTarget(
       name: "AppTests",
       dependencies: [

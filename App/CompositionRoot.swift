@@ -79,6 +79,7 @@ enum CompositionRoot {
     let taskRepo = TaskRepoImpl(requester: taskDataRequester)
     let fileRepo = FileRepoImpl(requester: fileDataRequester)
     let eventRepo = EventRepoImpl(requester: eventDataRequester, transport: transport)
+    // trellis:repositories (the generator adds repositories above this line)
 
     // MARK: Services
     let userService = UserServiceImpl(repo: userRepo, sessionState: authService.sessionState)
@@ -86,6 +87,7 @@ enum CompositionRoot {
       projectRepo: projectRepo, taskRepo: taskRepo, sessionState: authService.sessionState)
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(repo: eventRepo, authService: authService)
+    // trellis:services (the generator adds services above this line)
 
     // MARK: Screens of the signed-in area
     func makeTaskComposeViewController() -> ViewController {

@@ -18,9 +18,9 @@ struct LeakTests {
     let app = try AppHarness(.embedded)
     defer { app.cleanUp() }
 
-    weak var splash: AnyObject? = (app.window.rootViewController as? SplashViewController)?.reactor
+    weak let splash: AnyObject? = (app.window.rootViewController as? SplashViewController)?.reactor
     #expect(await app.run("expect Sign in to Trellis") == .completed(commands: 1))
-    weak var login: AnyObject? = (app.window.rootViewController as? LoginViewController)?.reactor
+    weak let login: AnyObject? = (app.window.rootViewController as? LoginViewController)?.reactor
     #expect(splash == nil)  // replaced by Login
     #expect(login != nil)
     #expect(await app.run(EndToEndTests.signIn) == .completed(commands: 5))
@@ -30,8 +30,8 @@ struct LeakTests {
       ("Tasks", "TaskList"), ("New task", "TaskCompose"), ("Profile", "Profile"),
     ] {
       #expect(await app.run("menu \(section)") == .completed(commands: 1))
-      weak var screen = top(app)
-      weak var reactor: AnyObject? =
+      weak let screen = top(app)
+      weak let reactor: AnyObject? =
         switch screen {
         case let list as TaskListViewController: list.reactor
         case let compose as TaskComposeViewController: compose.reactor
@@ -44,7 +44,7 @@ struct LeakTests {
       #expect(reactor == nil, "\(type)ViewReactor was not released")
     }
 
-    weak var main = top(app)
+    weak let main = top(app)
     #expect(await app.run("menu Sign out\nexpect Sign in to Trellis") == .completed(commands: 2))
     #expect(main == nil)
   }
@@ -58,7 +58,7 @@ struct LeakTests {
       for section in ["Tasks", "New task", "Profile"] {
         #expect(await app.run("menu \(section)\nback") == .completed(commands: 2))
       }
-      weak var last = top(app)
+      weak let last = top(app)
       screens.append { last }
     }
     #expect((app.window.rootViewController as? NavigationController)?.viewControllers.count == 1)

@@ -30,7 +30,7 @@ public final class LoginViewController: ReactorViewController<LoginViewReactor> 
   /// The form.
   public override func body() -> [Element] {
     let reactor = reactor
-    var elements: [Element] = [.heading("Sign in to Trellis")]
+    var elements: [Element] = [.heading("Sign in to \(window?.appName ?? "the app")")]
     if let notice = state.notice { elements += [.text(notice, style: .warning), .spacer] }
     elements += [
       .field(

@@ -37,8 +37,7 @@ public final class SplashViewController: ReactorViewController<SplashViewReactor
   public override func body() -> [Element] {
     [
       .spacer,
-      .text("  ╔╦╗┬─┐┌─┐┬  ┬  ┬┌─┐\n   ║ ├┬┘├┤ │  │  │└─┐\n   ╩ ┴└─└─┘┴─┘┴─┘┴└─┘", style: .bold),
-      .spacer,
+      .heading(window?.appName ?? ""),
       .text(state.message, style: .dim),
       .spinner("Loading"),
     ]

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The `trellis-gen` command line: parses the arguments, runs, and says what happened.
+public enum GeneratorCommand {
+  /// The help text.
+  public static let usage = """
+    Usage: trellis-gen <command> NAME [options]
+
+    Commands:
+      screen NAME        Add a screen: its four files (ViewController, ViewControllerProvider,
+                         ViewReactor, ViewServiceProvider), a reactor test and a view test,
+                         its factory in App/CompositionRoot.swift and an entry in the main menu.
+      service NAME       Add a service (protocol + implementation) with a test, created in the
+                         composition root.
+      repository NAME    Add a repository (DataAPI, DataModels model, Repo) with a test, created
+                         in the composition root.
+      rename NEWNAME     Rename the project: the package, the app's executable and product, and
+                         its identity (window title, data folder, help text).
+
+    Options:
+      --services A,B     screen: the services its ServiceProvider exposes (Auth, User, Task,
+                         File, Connection, or a generated service).
+      --dry-run          Print every new file and the diff of every changed file; write nothing.
+      --root PATH        The project (default: the current directory).
+      -h, --help         Show this help.
+
+    Names may be written profile, user-settings, user_settings or UserSettings: they become
+    UpperCamelCase. Nothing is written unless everything can be; running the same command twice
+    fails the second time and changes nothing.
+    """
+
+  /// Runs `arguments` (without the program name); returns the exit status (0 done, 1 refused
+  /// or failed, 2 bad usage) after writing to `output` and `errors`.
+  public static func run(
+    _ arguments: [String], currentDirectory: String, output: (String) -> Void,
+    errors: (String) -> Void
+  ) -> Int32 {
+    var positional: [String] = []
+    var services: [String] = []
+    var isDryRun = false
+    var root = currentDirectory
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+      switch argument {
+      case "-h", "--help":
+        output(usage)
+        return 0
+      case "--dry-run": isDryRun = true
+      case "--services":
+        guard let list = iterator.next() else {
+          errors("trellis-gen: --services needs a list such as User,Task\n\n\(usage)")
+          return 2
+        }
+        services = list.split(separator: ",").map(String.init)
+      case "--root":
+        guard let path = iterator.next() else {
+          errors("trellis-gen: --root needs a path\n\n\(usage)")
+          return 2
+        }
+        root = path
+      default:
+        if argument.hasPrefix("-") {
+          errors("trellis-gen: unknown option \(argument)\n\n\(usage)")
+          return 2
+        }
+        positional.append(argument)
+      }
+    }
+    guard positional.count == 2 else {
+      errors("trellis-gen: expected a command and a name\n\n\(usage)")
+      return 2
+    }
+    let generator = Generator(root: root)
+    let (command, name) = (positional[0], positional[1])
+    do {
+      let changes: ChangeSet
+      switch command {
+      case "screen": changes = try generator.planScreen(name, services: services)
+      case "service": changes = try generator.planService(name)
+      case "repository": changes = try generator.planRepository(name)
+      case "rename": changes = try generator.planRename(name)
+      default:
+        errors("trellis-gen: unknown command \(command)\n\n\(usage)")
+        return 2
+      }
+      if !services.isEmpty, command != "screen" {
+        errors("trellis-gen: --services applies to screens only")
+        return 2
+      }
+      if isDryRun {
+        output(generator.describe(changes))
+        output("(dry run: nothing was written)")
+        return 0
+      }
+      try generator.apply(changes)
+      for file in changes.newFiles { output("created \(file.path)") }
+      for edit in changes.edits { output("updated \(edit.path)") }
+      return 0
+    } catch {
+      errors("trellis-gen: \(error)")
+      return 1
+    }
+  }
+}
