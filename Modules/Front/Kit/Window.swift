@@ -298,6 +298,9 @@ public final class Window {
   /// Whether any screen has work in flight.
   public var isBusy: Bool { allViewControllers.contains { $0.isBusy } }
 
+  /// The titles of the screens with work in flight, for messages.
+  public var busyScreens: [String] { allViewControllers.filter(\.isBusy).map(\.title) }
+
   /// Returns when no screen has work in flight (checked again after each wait, since finished
   /// work may start more, or navigate to a new screen that starts its own).
   public func waitUntilIdle() async {

@@ -32,6 +32,7 @@ public final class ScriptSession {
   private let output: (String) -> Void
   private var lastPrinted = ""
   private var changeWaiter: CheckedContinuation<Void, Never>?
+  private var settleWaiter: CheckedContinuation<Void, Never>?
 
   /// Creates a session; `output` receives printed frames and messages.
   public init(window: Window, options: Options = Options(), output: @escaping (String) -> Void) {
@@ -57,12 +58,12 @@ public final class ScriptSession {
         }
         guard let command else { continue }
         commands += 1
-        await window.waitUntilIdle()
+        if let busy = await settle() { return fail(number, line, busy) }
         if command == .quit { break }
         if let failure = await execute(command) {
           return fail(number, line, failure)
         }
-        await window.waitUntilIdle()
+        if let busy = await settle() { return fail(number, line, busy) }
         printFrameIfChanged(after: line)
       }
     } catch {
@@ -104,6 +105,40 @@ public final class ScriptSession {
     return nil
   }
 
+  /// Waits until no screen has work in flight, up to the timeout; returns why it gave up, if it
+  /// did (so a stuck effect fails the script with a reason instead of hanging it).
+  private func settle() async -> String? {
+    let deadline = ContinuousClock.now.advanced(by: options.timeout)
+    let window = window
+    while window.isBusy {
+      guard ContinuousClock.now < deadline else {
+        return "the app is still busy after \(options.timeout) (screens: "
+          + window.busyScreens.joined(separator: ", ") + ")"
+      }
+      // Whichever comes first: the screens go idle, or the deadline.
+      let idle = Task { @MainActor [weak self] in
+        await window.waitUntilIdle()
+        guard !Task.isCancelled else { return }
+        self?.wakeSettler()
+      }
+      let timer = Task { @MainActor [weak self] in
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        guard !Task.isCancelled else { return }
+        self?.wakeSettler()
+      }
+      await withCheckedContinuation { settleWaiter = $0 }
+      idle.cancel()
+      timer.cancel()
+    }
+    return nil
+  }
+
+  private func wakeSettler() {
+    guard let waiter = settleWaiter else { return }
+    settleWaiter = nil
+    waiter.resume()
+  }
+
   /// Waits until the screen shows `text`, waking on every redraw, up to the timeout.
   private func waitForText(_ text: String) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: options.timeout)
@@ -113,6 +148,7 @@ public final class ScriptSession {
         try? await Task.sleep(
           until: min(deadline, ContinuousClock.now.advanced(by: .milliseconds(200))),
           clock: .continuous)
+        guard !Task.isCancelled else { return }
         self?.wakeWaiter()
       }
       await withCheckedContinuation { changeWaiter = $0 }
