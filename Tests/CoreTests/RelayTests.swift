@@ -1,4 +1,5 @@
 import Core
+import Synchronization
 import Testing
 
 @Suite("Relay")
@@ -64,6 +65,84 @@ struct RelayTests {
       }
     }
     #expect(relay.value == 8000)
+  }
+
+  // Subscribers run without the relay's lock held, so each of these used to deadlock.
+
+  @Test(.timeLimit(.minutes(1)))
+  func anObserverMayUpdateTheRelayItObservesAndEveryoneSeesTheOrder() {
+    let relay = Relay(0)
+    let seenByOther = Mutex<[Int]>([])
+    let resender = relay.observe { value in
+      if value < 3 { relay.send(value + 1) }
+    }
+    let recorder = relay.observe { value in seenByOther.withLock { $0.append(value) } }
+    relay.send(1)
+    #expect(relay.value == 3)
+    #expect(seenByOther.withLock { $0 } == [1, 2, 3])
+    withExtendedLifetime((resender, recorder)) {}
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func anObserverMayReleaseItsOwnToken() {
+    let relay = Relay(0)
+    let calls = Atomic(0)
+    let holder = Mutex<ObservationToken?>(nil)
+    let token = relay.observe { _ in
+      calls.add(1, ordering: .relaxed)
+      let own = holder.withLock { token in
+        defer { token = nil }
+        return token
+      }
+      own?.cancel()
+    }
+    holder.withLock { $0 = token }
+    relay.send(1)
+    relay.send(2)
+    #expect(calls.load(ordering: .relaxed) == 1)
+    #expect(relay.subscriberCount == 0)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func anObserverMayCancelATaskThatIteratesTheSameRelay() async {
+    let relay = Relay(0)
+    let consumer = Task { for await _ in relay.changes {} }
+    while relay.subscriberCount == 0 { await Task.yield() }
+    let token = relay.observe { _ in consumer.cancel() }
+    relay.send(1)
+    await consumer.value
+    #expect(relay.subscriberCount == 1)  // only the observer is left
+    token.cancel()
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func streamsNeverSeeAnOlderValueWhileOthersUpdateConcurrently() async {
+    let relay = Relay(0)
+    let writers = 4
+    let updatesPerWriter = 2_000
+    let total = writers * updatesPerWriter
+    await withTaskGroup(of: [Int].self) { group in
+      for _ in 0..<writers {
+        group.addTask {
+          for _ in 0..<updatesPerWriter { relay.update { $0 += 1 } }
+          return []
+        }
+      }
+      for _ in 0..<4 {
+        group.addTask {
+          var received: [Int] = []
+          for await value in relay.values {
+            received.append(value)
+            if value == total { break }
+          }
+          return received
+        }
+      }
+      for await received in group where !received.isEmpty {
+        #expect(received.last == total)
+        #expect(zip(received, received.dropFirst()).allSatisfy { $0 < $1 })
+      }
+    }
   }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An observable value for services to publish state (the signed-in user, the session, the
 /// connection): a current value any thread can read, and changes as an `AsyncSequence`.
 ///
@@ -13,100 +11,71 @@ import Synchronization
 /// for await state in session.values { ... }   // .signedIn(user) first, then each change
 /// ```
 ///
-/// Updates are delivered in the order they were made: `send` holds the relay's lock while it
-/// hands the value to every subscriber.
+/// Every subscriber sees updates in the order they were made. Subscribers are called without
+/// any lock held, so an observer may read or update this relay, cancel a task that iterates
+/// it, or release its own token. An update made while another is being delivered (from an
+/// observer, or from another thread) returns at once and is delivered right after the one in
+/// progress, by the thread delivering it; ``value`` reflects it immediately.
 public final class Relay<Value: Sendable>: Sendable {
-  private struct Storage {
-    var value: Value
-    var nextID = 0
-    var streams: [Int: AsyncStream<Value>.Continuation] = [:]
-    var observers: [Int: @Sendable (Value) -> Void] = [:]
-  }
-
-  private let storage: Mutex<Storage>
+  private let fanout: Fanout<Value>
 
   /// Creates a relay holding `value`.
   public init(_ value: Value) {
-    storage = Mutex(Storage(value: value))
+    fanout = Fanout(current: value)
   }
 
   /// The current value.
   public var value: Value {
-    storage.withLock { $0.value }
+    // The fan-out of a relay always holds a value: `init` sets one and updates replace it.
+    fanout.current!
   }
 
   /// Replaces the value and delivers it to every subscriber.
   public func send(_ newValue: Value) {
-    storage.withLock { storage in
-      storage.value = newValue
-      for continuation in storage.streams.values { continuation.yield(newValue) }
-      for observer in storage.observers.values { observer(newValue) }
+    fanout.publish { current in
+      current = newValue
+      return newValue
     }
   }
 
   /// Changes the value in place (atomically with respect to other updates) and delivers it.
+  /// `change` runs under the relay's lock: it must not touch the relay.
   public func update(_ change: (inout Value) -> Void) {
-    storage.withLock { storage in
-      change(&storage.value)
-      let newValue = storage.value
-      for continuation in storage.streams.values { continuation.yield(newValue) }
-      for observer in storage.observers.values { observer(newValue) }
+    fanout.publish { current in
+      // See `value`: never nil for a relay.
+      var value = current!
+      change(&value)
+      current = value
+      return value
     }
   }
 
   /// The current value, then every change, until the consuming task is cancelled or the
   /// relay is released. Each access makes a new, independent subscription.
   public var values: AsyncStream<Value> {
-    subscribe(includingCurrent: true)
+    fanout.stream(includingCurrent: true)
   }
 
   /// Every change after this access (the current value is not repeated).
   public var changes: AsyncStream<Value> {
-    subscribe(includingCurrent: false)
+    fanout.stream(includingCurrent: false)
   }
 
-  /// Calls `observer` with each change, synchronously on the thread that made it, until the
-  /// returned token is cancelled or released. Keep `observer` short: it runs under the
-  /// relay's lock, so it must not touch this relay.
+  /// Calls `observer` with each change until the returned token is cancelled or released.
+  ///
+  /// The call happens on the thread that made the change, or, when that change was made
+  /// during another delivery, on the thread delivering. Once the token is cancelled no
+  /// further call starts.
   public func observe(_ observer: @escaping @Sendable (Value) -> Void) -> ObservationToken {
-    let id = storage.withLock { storage in
-      let id = storage.nextID
-      storage.nextID += 1
-      storage.observers[id] = observer
-      return id
-    }
-    return ObservationToken { [weak self] in
-      _ = self?.storage.withLock { $0.observers.removeValue(forKey: id) }
-    }
+    fanout.observe(observer)
   }
 
   /// The number of live subscriptions (streams and observers), for tests of lifetimes.
   public var subscriberCount: Int {
-    storage.withLock { $0.streams.count + $0.observers.count }
-  }
-
-  private func subscribe(includingCurrent: Bool) -> AsyncStream<Value> {
-    let (stream, continuation) = AsyncStream<Value>.makeStream()
-    let id = storage.withLock { storage in
-      let id = storage.nextID
-      storage.nextID += 1
-      storage.streams[id] = continuation
-      if includingCurrent { continuation.yield(storage.value) }
-      return id
-    }
-    // Runs when the consumer is cancelled or the stream finishes; never under our lock, since
-    // `finish()` is only called after the lock is released (see `deinit`).
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.storage.withLock { $0.streams.removeValue(forKey: id) }
-    }
-    return stream
+    fanout.count
   }
 
   deinit {
-    let continuations = storage.withLock { storage in
-      defer { storage.streams.removeAll() }
-      return Array(storage.streams.values)
-    }
-    for continuation in continuations { continuation.finish() }
+    fanout.close()
   }
 }
