@@ -1,8 +1,8 @@
 // Trellis: `swift run Trellis --help` lists the options. The app is built in
-// CompositionRoot.swift and started in TrellisApp.swift.
+// CompositionRoot.swift and started in Application.swift.
 import Foundation
 
-let status = await TrellisApp.run(
+let status = await Application.run(
   arguments: Array(CommandLine.arguments.dropFirst()),
   environment: ProcessInfo.processInfo.environment)
 exit(status)

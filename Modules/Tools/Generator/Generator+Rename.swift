@@ -37,7 +37,7 @@ extension Generator {
     }
     let oldLower = old.lowercased()
     let newLower = name.kebab
-    // Whole-word occurrences of the old name: `Trellis`, `TrellisApp`, but not `trellis:`.
+    // Whole-word occurrences of the old name: `Trellis`, `TrellisTests`, but not `trellis:`.
     let word = try? Regex("\\b\(old)(?=[A-Z]|\\b)")
     func renamingWord(_ text: String) -> String {
       guard let word else { return text }

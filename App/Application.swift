@@ -5,7 +5,7 @@ import Front
 /// The entry point: parse the options, set up logging, build the app, and run it in the
 /// terminal or from a script.
 @MainActor
-enum TrellisApp {
+enum Application {
   /// Runs the app and returns the process's exit status: 0, 1 when a script failed, 2 for
   /// bad options.
   static func run(arguments: [String], environment: [String: String]) async -> Int32 {
