@@ -13,6 +13,30 @@ import PackageDescription
 /// Every layer target runs the import check of `Modules/Tools/LayerRule`.
 let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
+/// The screens added by `trellis-gen screen`, which edits this list above its marker.
+///
+/// Each one's reactor and service provider (`Modules/Reactor/<Name>View/`) build as a module of
+/// their own, `<Name>Reactor`, in the Reactor layer: editing one screen's logic recompiles that
+/// small module and relinks the app, however many screens the app has. A single Reactor module
+/// would re-type-check every screen's declarations on each edit (see the scale benchmark in
+/// README.md). The demo's own screens live in `Reactor`, which screen modules build on.
+let generatedScreens: [String] = [
+  // trellis:screens
+]
+
+/// The screen modules, as dependencies of the layers and tests above them.
+let screenModules: [Target.Dependency] = generatedScreens.map { .target(name: "\($0)Reactor") }
+
+/// One Reactor-layer target per generated screen.
+let screenTargets: [Target] = generatedScreens.map { screen in
+  .target(
+    name: "\(screen)Reactor",
+    dependencies: ["Reactor", "Service", "Core"],
+    path: "Modules/Reactor/\(screen)View",
+    plugins: layerRule
+  )
+}
+
 let package = Package(
   name: "Trellis",
   products: [
@@ -52,11 +76,12 @@ let package = Package(
       name: "Reactor",
       dependencies: ["Service", "Core"],
       path: "Modules/Reactor",
+      exclude: generatedScreens.map { "\($0)View" },
       plugins: layerRule
     ),
     .target(
       name: "Front",
-      dependencies: ["Reactor", "Core"],
+      dependencies: ["Reactor", "Core"] + screenModules,
       path: "Modules/Front",
       plugins: layerRule
     ),
@@ -64,7 +89,7 @@ let package = Package(
       name: "Trellis",
       dependencies: [
         "Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend",
-      ],
+      ] + screenModules,
       path: "App",
       plugins: layerRule
     ),
@@ -137,15 +162,16 @@ let package = Package(
       name: "DemoBackendTests", dependencies: ["DemoBackend", "LoopbackServer", "Network", "Core"]),
     .testTarget(
       name: "ReactorTests",
-      dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"]),
+      dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"] + screenModules),
     .testTarget(
-      name: "FrontTests", dependencies: ["Front", "Reactor", "Service", "Core", "TestSupport"]),
+      name: "FrontTests",
+      dependencies: ["Front", "Reactor", "Service", "Core", "TestSupport"] + screenModules),
     .testTarget(name: "GeneratorTests", dependencies: ["TrellisGenerator"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
         "Trellis", "Front", "Reactor", "Service", "DemoBackend", "LoopbackServer", "Core",
       ]),
-  ],
+  ] + screenTargets,
   swiftLanguageModes: [.v6]
 )

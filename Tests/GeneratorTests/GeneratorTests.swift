@@ -180,7 +180,14 @@ struct GeneratorTests {
       FileManager.default.fileExists(
         atPath: sandbox.root
           + "/Modules/Front/Views/UserSettingsView/UserSettingsViewControllerProvider.swift"))
+    // The screen's reactor is a module of its own, which the app and the views import.
+    let manifest = try sandbox.read("Package.swift")
+    let listed = try #require(manifest.range(of: "\n  \"UserSettings\",\n"))
+    #expect(
+      listed.upperBound <= (try #require(manifest.range(of: "// trellis:screens"))).lowerBound)
+    #expect(view.contains("import UserSettingsReactor"))
     let composition = try sandbox.read("App/CompositionRoot.swift")
+    #expect(composition.contains("import Service\nimport UserSettingsReactor\n"))
     #expect(composition.components(separatedBy: "func makeUserSettingsViewController()").count == 2)
     #expect(
       composition.contains(
@@ -191,6 +198,22 @@ struct GeneratorTests {
     #expect(
       result.output.contains(
         "created Modules/Reactor/UserSettingsView/UserSettingsViewReactor.swift"))
+    #expect(result.output.contains("updated Package.swift"))
+  }
+
+  @Test func aScreenWithoutServicesIsWrittenAsSwiftFormatWouldWriteIt() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    #expect(sandbox.run("screen", "about").status == 0)
+    let provider = try sandbox.read("Modules/Reactor/AboutView/AboutViewServiceProvider.swift")
+    #expect(provider.contains("  public init() {}\n"))
+    #expect(
+      try sandbox.read("App/CompositionRoot.swift").contains("AboutViewServiceProviderImpl()"))
+    // Imports stay sorted wherever the screen's module falls: here, before `Core`.
+    #expect(
+      try sandbox.read("Tests/ReactorTests/AboutViewReactorTests.swift").hasPrefix(
+        "import AboutReactor\nimport CoreTesting\nimport Reactor\n"))
+    #expect(try sandbox.read("App/CompositionRoot.swift").hasPrefix("import AboutReactor\n"))
   }
 
   @Test func aServiceAndARepositoryAreWrittenAndCreatedInTheCompositionRoot() throws {
@@ -286,6 +309,31 @@ struct GeneratorTests {
     #expect(try sandbox.snapshot() == before)
   }
 
+  @Test func aMissingScreenListInTheManifestIsAClearErrorAndNothingIsWritten() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let path = sandbox.root + "/Package.swift"
+    let manifest = try String(contentsOfFile: path, encoding: .utf8)
+    try manifest.replacingOccurrences(of: "// trellis:screens", with: "// screens")
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let before = try sandbox.snapshot()
+    let result = sandbox.run("screen", "notes")
+    #expect(result.status == 1)
+    #expect(result.errors.contains("Package.swift has no \"// trellis:screens\" marker"))
+    #expect(try sandbox.snapshot() == before)
+  }
+
+  @Test func aRenameCannotTakeTheNameOfAGeneratedScreensModule() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    #expect(sandbox.run("screen", "notes").status == 0)
+    let before = try sandbox.snapshot()
+    let result = sandbox.run("rename", "notes-reactor")
+    #expect(result.status == 1)
+    #expect(result.errors.contains("\"NotesReactor\" is the name of a module"), "\(result.errors)")
+    #expect(try sandbox.snapshot() == before)
+  }
+
   @Test func aDryRunPrintsEverythingAndWritesNothing() throws {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
@@ -296,12 +344,14 @@ struct GeneratorTests {
       result.output.contains("=== new file: Modules/Reactor/NotesView/NotesViewReactor.swift"))
     #expect(result.output.contains("=== new file: Tests/FrontTests/NotesViewControllerTests.swift"))
     #expect(result.output.contains("+    func makeNotesViewController() -> ViewController {"))
+    #expect(result.output.contains("=== changed: Package.swift"))
+    #expect(result.output.contains("+  \"Notes\","))
     #expect(result.output.contains("@@ -"))
     #expect(result.output.contains("(dry run: nothing was written)"))
     #expect(try sandbox.snapshot() == before)
   }
 
-  @Test(arguments: [1, 3, 7])
+  @Test(arguments: [1, 3, 7, 8])
   func aFailurePartWayLeavesTheTreeUntouched(failingMove: Int) throws {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
@@ -309,7 +359,7 @@ struct GeneratorTests {
     let generator = Generator(
       root: sandbox.root, fileSystem: FailingFileSystem(failingMove: failingMove))
     let changes = try generator.planScreen("notes", services: [])
-    #expect(changes.newFiles.count == 6 && changes.edits.count == 1)
+    #expect(changes.newFiles.count == 6 && changes.edits.count == 2)
     #expect(throws: GeneratorError.self) { try generator.apply(changes) }
     #expect(try sandbox.snapshot() == before)  // no file added, none changed, no staging left
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.root)

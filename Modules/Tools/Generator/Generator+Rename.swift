@@ -31,7 +31,12 @@ extension Generator {
       "DemoBackend", "DemoServer", "LoopbackServer", "TestSupport", "LayerCheck", "LayerRule",
       "ReactorBenchmark", "NetworkBenchmark", "TrellisGenerator", "Foundation", "Testing",
     ]
-    guard !taken.contains(name.upper), !name.upper.hasSuffix("Tests") else {
+    // A generated screen's module is `<Screen>Reactor`, its screen listed in the manifest.
+    let manifest = (try? fileSystem.read(root + "/" + Self.manifestPath)) ?? ""
+    let screenModule =
+      name.upper.hasSuffix("Reactor")
+      && manifest.contains("\n  \"\(name.upper.dropLast("Reactor".count))\",\n")
+    guard !taken.contains(name.upper), !name.upper.hasSuffix("Tests"), !screenModule else {
       throw GeneratorError(
         "\"\(name.upper)\" is the name of a module of the project; choose another")
     }

@@ -11,6 +11,9 @@ public struct Generator: Sendable {
   /// Where the composition root is.
   public static let compositionRootPath = "App/CompositionRoot.swift"
 
+  /// Where the package manifest, which lists the generated screens' modules, is.
+  public static let manifestPath = "Package.swift"
+
   /// The services screens can name in `--services`, with the fakes their generated tests use.
   static let builtInServices: [String: String] = [
     "Auth": "FakeAuthService()", "User": "FakeUserService()", "Task": "FakeTaskService()",
@@ -25,8 +28,12 @@ public struct Generator: Sendable {
 
   // MARK: Planning
 
-  /// The files a new screen adds and the composition-root edit that wires it into the main
-  /// menu.
+  /// The files a new screen adds, its module in the manifest, and the composition-root edit
+  /// that wires it into the main menu.
+  ///
+  /// The screen's reactor and service provider form a module of their own, `<Name>Reactor`
+  /// (see `generatedScreens` in `Package.swift`), so editing one screen does not recompile the
+  /// others.
   public func planScreen(_ rawName: String, services rawServices: [String]) throws(GeneratorError)
     -> ChangeSet
   {
@@ -60,7 +67,10 @@ public struct Generator: Sendable {
     ]
     try refuseExisting(
       kind: "screen", name: name, paths: files.map(\.1),
-      types: ["ViewController", "ViewControllerProvider", "ViewReactor", "ViewServiceProvider"])
+      types: [
+        "ViewController", "ViewControllerProvider", "ViewReactor", "ViewServiceProvider", "Reactor",
+      ])
+    let manifest = try read(Self.manifestPath)
     let composition = try read(Self.compositionRootPath)
     let services = try resolveServices(rawServices, composition: composition)
     var values = Self.values(for: name)
@@ -69,6 +79,9 @@ public struct Generator: Sendable {
     for (template, path) in files {
       changes.newFiles.append(.init(path: path, contents: try render(template, values)))
     }
+    let listed = try insert(
+      "  \"\(name.upper)\",", above: "// trellis:screens", in: manifest, path: Self.manifestPath)
+    changes.edits.append(.init(path: Self.manifestPath, original: manifest, updated: listed))
     var updated = try insert(
       try render("Screen/CompositionRoot.factory.template", values),
       above: "// trellis:screen-factories",
@@ -77,6 +90,7 @@ public struct Generator: Sendable {
       try render("Screen/CompositionRoot.menu-entry.template", values),
       above: "// trellis:menu-entries",
       in: updated)
+    updated = try addImport(of: "\(name.upper)Reactor", to: updated, path: Self.compositionRootPath)
     changes.edits.append(
       .init(path: Self.compositionRootPath, original: composition, updated: updated))
     return changes
@@ -173,22 +187,70 @@ public struct Generator: Sendable {
     -> String
   {
     let source = try read("Templates/" + template)
-    return try Template(source: source, name: "Templates/" + template).render(values)
+    let rendered = Self.closingEmptyLists(
+      try Template(source: source, name: "Templates/" + template).render(values))
+    return template.hasSuffix(".swift.template") ? Self.sortingImports(rendered) : rendered
   }
 
-  /// Inserts `text` on the lines above the line holding `marker`.
-  func insert(_ text: String, above marker: String, in source: String) throws(GeneratorError)
+  /// `source` with the argument lists and bodies that a section left empty written as `()`
+  /// and `{}`: a screen without services gets `init() {}`, as `swift format` writes it.
+  static func closingEmptyLists(_ source: String) -> String {
+    guard let parentheses = try? Regex("\\(\\n[ ]*\\)"), let braces = try? Regex("\\{\\n[ ]*\\}")
+    else { return source }
+    return source.replacing(parentheses, with: "()").replacing(braces, with: "{}")
+  }
+
+  /// `source` with each run of consecutive `import` lines sorted, as `swift format` orders
+  /// them: a template's imports include the screen's module, whose place depends on its name.
+  static func sortingImports(_ source: String) -> String {
+    var lines = source.components(separatedBy: "\n")
+    var start = 0
+    while start < lines.count {
+      guard lines[start].hasPrefix("import ") else {
+        start += 1
+        continue
+      }
+      var end = start
+      while end < lines.count, lines[end].hasPrefix("import ") { end += 1 }
+      lines.replaceSubrange(start..<end, with: lines[start..<end].sorted())
+      start = end
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Adds `import <module>` to the first run of imports in `source`, in its sorted place.
+  func addImport(of module: String, to source: String, path: String) throws(GeneratorError)
     -> String
   {
+    var lines = source.components(separatedBy: "\n")
+    guard let first = lines.firstIndex(where: { $0.hasPrefix("import ") }) else {
+      throw GeneratorError("\(path) has no import lines to add `import \(module)` to")
+    }
+    let line = "import \(module)"
+    var index = first
+    while index < lines.count, lines[index].hasPrefix("import "), lines[index] < line {
+      index += 1
+    }
+    if index < lines.count, lines[index] == line { return source }
+    lines.insert(line, at: index)
+    return lines.joined(separator: "\n")
+  }
+
+  /// Inserts `text` on the lines above the line holding `marker` in `source`, the contents of
+  /// the file at `path` (the composition root unless said otherwise).
+  func insert(
+    _ text: String, above marker: String, in source: String,
+    path: String = Generator.compositionRootPath
+  ) throws(GeneratorError) -> String {
     let markerLines = source.components(separatedBy: "\n").enumerated().filter {
       $0.element.contains(marker)
     }
     guard let line = markerLines.first, markerLines.count == 1 else {
       throw GeneratorError(
         markerLines.isEmpty
-          ? "\(Self.compositionRootPath) has no \"\(marker)\" marker: put it back where generated "
+          ? "\(path) has no \"\(marker)\" marker: put it back where generated "
             + "code goes (see Templates/README.md); nothing was changed"
-          : "\(Self.compositionRootPath) has the \"\(marker)\" marker \(markerLines.count) times; "
+          : "\(path) has the \"\(marker)\" marker \(markerLines.count) times; "
             + "keep one; nothing was changed")
     }
     var lines = source.components(separatedBy: "\n")
