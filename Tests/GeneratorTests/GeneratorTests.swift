@@ -19,7 +19,7 @@ struct Sandbox {
     try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
     for item in [
       "Package.swift", "README.md", "App", "Modules", "Templates", ".ci", "Tests/AppTests",
-      "Tests/Benchmarks/AppBenchmark",
+      "Tests/Benchmarks/AppBenchmark", "Tests/Benchmarks/GeneratorBenchmark",
     ] {
       let destination = root + "/" + item
       try manager.createDirectory(
@@ -384,6 +384,9 @@ struct GeneratorTests {
     #expect(try sandbox.read("App/Application.swift").contains("\"Zephyr: \\(message)"))
     #expect(try sandbox.read("Tests/AppTests/AppHarness.swift").contains("@testable import Zephyr"))
     #expect(try sandbox.read("README.md").contains("swift run Zephyr"))
+    #expect(
+      try sandbox.read("Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh").contains(
+        "--product Zephyr"))
     #expect(sandbox.run("screen", "notes").status == 0)  // the generator still works after
   }
 

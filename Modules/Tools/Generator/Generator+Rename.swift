@@ -69,6 +69,10 @@ extension Generator {
         }
       ),
       (
+        "Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh",
+        { $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)") }
+      ),
+      (
         "Tests/Benchmarks/AppBenchmark/app-benchmark.py",
         {
           $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
