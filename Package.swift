@@ -17,9 +17,9 @@ let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 ///
 /// Each one's reactor and service provider (`Modules/Reactor/<Name>View/`) build as a module of
 /// their own, `<Name>Reactor`, in the Reactor layer: editing one screen's logic recompiles that
-/// small module and relinks the app, however many screens the app has. A single Reactor module
-/// would re-type-check every screen's declarations on each edit (see the scale benchmark in
-/// README.md). The demo's own screens live in `Reactor`, which screen modules build on.
+/// small module and relinks the app, where a single Reactor module would re-type-check every
+/// screen's declarations on each edit (the scale benchmark in README.md measures both). The
+/// demo's own screens live in `Reactor`, which screen modules build on.
 let generatedScreens: [String] = [
   // trellis:screens
 ]
