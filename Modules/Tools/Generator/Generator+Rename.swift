@@ -1,14 +1,8 @@
 import Foundation
 
 extension Generator {
-  /// The project's current name: the `name:` of the package in `Package.swift`.
-  func currentProjectName() throws(GeneratorError) -> String {
-    let manifest: String
-    do {
-      manifest = try fileSystem.read(root + "/Package.swift")
-    } catch {
-      throw GeneratorError("cannot read Package.swift (is \(root) a Trellis project?)")
-    }
+  /// The project's current name: the `name:` of the package in `manifest`.
+  func currentProjectName(in manifest: String) throws(GeneratorError) -> String {
     guard let package = manifest.range(of: "Package("),
       let nameStart = manifest[package.upperBound...].range(of: "name: \""),
       let nameEnd = manifest[nameStart.upperBound...].firstIndex(of: "\"")
@@ -24,7 +18,8 @@ extension Generator {
   /// The layers keep their names; the generator's own `// trellis:` markers are not touched.
   public func planRename(_ rawName: String) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "project")
-    let old = try currentProjectName()
+    let manifest = try read(Self.manifestPath)
+    let old = try currentProjectName(in: manifest)
     guard name.upper != old else { throw GeneratorError("the project is already named \(old)") }
     let taken: Set<String> = [
       "Core", "CoreTesting", "Network", "Repository", "Service", "Reactor", "Front", "App",
@@ -32,10 +27,10 @@ extension Generator {
       "ReactorBenchmark", "NetworkBenchmark", "TrellisGenerator", "Foundation", "Testing",
     ]
     // A generated screen's module is `<Screen>Reactor`, its screen listed in the manifest.
-    let manifest = (try? fileSystem.read(root + "/" + Self.manifestPath)) ?? ""
     let screenModule =
       name.upper.hasSuffix("Reactor")
-      && manifest.contains("\n  \"\(name.upper.dropLast("Reactor".count))\",\n")
+      && manifest.components(separatedBy: "\n").contains(
+        Self.manifestLine(forScreen: String(name.upper.dropLast("Reactor".count))))
     guard !taken.contains(name.upper), !name.upper.hasSuffix("Tests"), !screenModule else {
       throw GeneratorError(
         "\"\(name.upper)\" is the name of a module of the project; choose another")

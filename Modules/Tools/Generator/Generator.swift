@@ -14,6 +14,9 @@ public struct Generator: Sendable {
   /// Where the package manifest, which lists the generated screens' modules, is.
   public static let manifestPath = "Package.swift"
 
+  /// A generated screen's line in the manifest's `generatedScreens`.
+  static func manifestLine(forScreen name: String) -> String { "  \"\(name)\"," }
+
   /// The services screens can name in `--services`, with the fakes their generated tests use.
   static let builtInServices: [String: String] = [
     "Auth": "FakeAuthService()", "User": "FakeUserService()", "Task": "FakeTaskService()",
@@ -80,7 +83,8 @@ public struct Generator: Sendable {
       changes.newFiles.append(.init(path: path, contents: try render(template, values)))
     }
     let listed = try insert(
-      "  \"\(name.upper)\",", above: "// trellis:screens", in: manifest, path: Self.manifestPath)
+      Self.manifestLine(forScreen: name.upper), above: "// trellis:screens", in: manifest,
+      path: Self.manifestPath)
     changes.edits.append(.init(path: Self.manifestPath, original: manifest, updated: listed))
     var updated = try insert(
       try render("Screen/CompositionRoot.factory.template", values),
@@ -175,7 +179,7 @@ public struct Generator: Sendable {
     ]
   }
 
-  private func read(_ path: String) throws(GeneratorError) -> String {
+  func read(_ path: String) throws(GeneratorError) -> String {
     do {
       return try fileSystem.read(root + "/" + path)
     } catch {
@@ -195,9 +199,7 @@ public struct Generator: Sendable {
   /// `source` with the argument lists and bodies that a section left empty written as `()`
   /// and `{}`: a screen without services gets `init() {}`, as `swift format` writes it.
   static func closingEmptyLists(_ source: String) -> String {
-    guard let parentheses = try? Regex("\\(\\n[ ]*\\)"), let braces = try? Regex("\\{\\n[ ]*\\}")
-    else { return source }
-    return source.replacing(parentheses, with: "()").replacing(braces, with: "{}")
+    source.replacing(#/\(\n *\)/#, with: "()").replacing(#/\{\n *\}/#, with: "{}")
   }
 
   /// `source` with each run of consecutive `import` lines sorted, as `swift format` orders
@@ -223,17 +225,13 @@ public struct Generator: Sendable {
     -> String
   {
     var lines = source.components(separatedBy: "\n")
+    let line = "import \(module)"
+    guard !lines.contains(line) else { return source }
     guard let first = lines.firstIndex(where: { $0.hasPrefix("import ") }) else {
       throw GeneratorError("\(path) has no import lines to add `import \(module)` to")
     }
-    let line = "import \(module)"
-    var index = first
-    while index < lines.count, lines[index].hasPrefix("import "), lines[index] < line {
-      index += 1
-    }
-    if index < lines.count, lines[index] == line { return source }
-    lines.insert(line, at: index)
-    return lines.joined(separator: "\n")
+    lines.insert(line, at: first)
+    return Self.sortingImports(lines.joined(separator: "\n"))
   }
 
   /// Inserts `text` on the lines above the line holding `marker` in `source`, the contents of
@@ -242,9 +240,8 @@ public struct Generator: Sendable {
     _ text: String, above marker: String, in source: String,
     path: String = Generator.compositionRootPath
   ) throws(GeneratorError) -> String {
-    let markerLines = source.components(separatedBy: "\n").enumerated().filter {
-      $0.element.contains(marker)
-    }
+    var lines = source.components(separatedBy: "\n")
+    let markerLines = lines.enumerated().filter { $0.element.contains(marker) }
     guard let line = markerLines.first, markerLines.count == 1 else {
       throw GeneratorError(
         markerLines.isEmpty
@@ -253,7 +250,6 @@ public struct Generator: Sendable {
           : "\(path) has the \"\(marker)\" marker \(markerLines.count) times; "
             + "keep one; nothing was changed")
     }
-    var lines = source.components(separatedBy: "\n")
     let insertion = text.hasSuffix("\n") ? String(text.dropLast()) : text
     lines.insert(contentsOf: insertion.components(separatedBy: "\n"), at: line.offset)
     return lines.joined(separator: "\n")
