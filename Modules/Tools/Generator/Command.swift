@@ -9,7 +9,8 @@ public enum GeneratorCommand {
     Commands:
       screen NAME        Add a screen: its four files (ViewController, ViewControllerProvider,
                          ViewReactor, ViewServiceProvider), a reactor test and a view test,
-                         its factory in App/CompositionRoot.swift and an entry in the main menu.
+                         its module NAMEReactor in Package.swift, its factory in
+                         App/CompositionRoot.swift and an entry in the main menu.
       service NAME       Add a service (protocol + implementation) with a test, created in the
                          composition root.
       repository NAME    Add a repository (DataAPI, DataModels model, Repo) with a test, created
