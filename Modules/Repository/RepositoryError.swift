@@ -55,6 +55,8 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
       case .timedOut: self = .offline("The server took too long to answer.")
       case .cannotConnect: self = .offline("The server cannot be reached. Check the connection.")
       case .connectionLost: self = .offline("The connection to the server was lost.")
+      case .responseTooLarge:
+        self = .invalidResponse("The server sent more data than the app accepts.")
       case .other: self = .offline("The request failed: \(failure.detail)")
       }
     case .unacceptableStatus(let response):
@@ -69,6 +71,8 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
       }
     case .invalidRequest(let reason):
       self = .validation("The request could not be made: \(reason)", fields: [:])
+    case .redirectRefused(let refusal):
+      self = .invalidResponse("The server sent the app elsewhere (\(refusal)).")
     }
   }
 

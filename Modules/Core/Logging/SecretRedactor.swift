@@ -1,26 +1,35 @@
-/// Replaces the values of sensitive keys (headers, form fields, JSON fields) before logging.
+/// Replaces the values of sensitive keys (headers, form fields, JSON fields, query items)
+/// before they are logged or described.
 ///
-/// Keys match case-insensitively. The Network layer's logging plugin uses one for headers and
-/// body fields; ``LogPrivacy/secret`` covers single interpolated values.
+/// Keys match ignoring case, `-` and `_`: `X-API-Key`, `x_api_key` and `xApiKey` are one key,
+/// as are `access_token` and `accessToken`. The Network layer's logging plugin and the
+/// `description` of requests and headers use the ``standard`` redactor; ``LogPrivacy/secret``
+/// covers single interpolated values.
 public struct SecretRedactor: Sendable {
-  /// The lowercase names whose values are never logged.
+  /// The normalized names (lowercase, without `-` and `_`) whose values are never logged.
   public private(set) var sensitiveKeys: Set<String>
 
-  /// Keys that carry credentials in most HTTP APIs.
+  /// Header, field and query names that carry credentials in most HTTP APIs.
   public static let defaultSensitiveKeys: Set<String> = [
-    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
-    "password", "access_token", "refresh_token", "accesstoken", "refreshtoken", "token",
-    "client_secret",
+    // Headers.
+    "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-API-Key", "X-Auth-Token",
+    "X-Access-Token", "X-CSRF-Token", "X-XSRF-Token",
+    // Body fields and query items.
+    "password", "newPassword", "oldPassword", "currentPassword", "access_token", "refresh_token",
+    "id_token", "token", "client_secret", "apiKey", "otp", "secret", "sessionId",
   ]
+
+  /// The redactor for ``defaultSensitiveKeys``, shared.
+  public static let standard = SecretRedactor()
 
   /// Creates a redactor for the default keys plus `additionalKeys`.
   public init(additionalKeys: Set<String> = []) {
-    sensitiveKeys = Self.defaultSensitiveKeys.union(additionalKeys.map { $0.lowercased() })
+    sensitiveKeys = Set(Self.defaultSensitiveKeys.union(additionalKeys).map(Self.normalized))
   }
 
   /// Whether values under `key` are redacted.
-  public func isSensitive(_ key: String) -> Bool {
-    sensitiveKeys.contains(key.lowercased())
+  public func isSensitive(_ key: some StringProtocol) -> Bool {
+    sensitiveKeys.contains(Self.normalized(key))
   }
 
   /// `dictionary` with the value of every sensitive key replaced by `<redacted>`.
@@ -46,6 +55,96 @@ public struct SecretRedactor: Sendable {
       return array.map { redacting(jsonObject: $0) }
     default:
       return jsonObject
+    }
+  }
+
+  /// `name=value&...` pairs (a URL query or a form body) with the value of every sensitive
+  /// name replaced by `<redacted>`; names are compared percent-decoded, the rest is kept as
+  /// written.
+  public func redacting(formEncoded text: some StringProtocol) -> String {
+    text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+      guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+      let name = pair[..<equals]
+      let decoded = PercentDecoding.decode(name.replacingOccurrences(of: "+", with: " "))
+      return isSensitive(decoded) ? "\(name)=\(LogMessage.redactedPlaceholder)" : String(pair)
+    }.joined(separator: "&")
+  }
+
+  /// A URL (or a path with a query) as text, with the values of sensitive query items and any
+  /// password in its user information replaced by `<redacted>`.
+  ///
+  /// `https://api.example.com/me?access_token=abc&page=2` becomes
+  /// `https://api.example.com/me?access_token=<redacted>&page=2`.
+  public func redacting(url text: String) -> String {
+    var text = Substring(text)
+    var fragment: Substring = ""
+    if let hash = text.firstIndex(of: "#") {
+      fragment = text[hash...]
+      text = text[..<hash]
+    }
+    var head = text
+    var query: Substring?
+    if let question = text.firstIndex(of: "?") {
+      head = text[..<question]
+      query = text[text.index(after: question)...]
+    }
+    var result = Self.redactingUserInfo(head)
+    if let query { result += "?" + redacting(formEncoded: query) }
+    // OAuth's implicit flow puts tokens in the fragment, in the same form as a query.
+    if !fragment.isEmpty { result += "#" + redacting(formEncoded: fragment.dropFirst()) }
+    return result
+  }
+
+  /// `scheme://user:password@host...` with the password redacted.
+  private static func redactingUserInfo(_ text: Substring) -> String {
+    guard let schemeEnd = text.range(of: "://") else { return String(text) }
+    let authorityStart = schemeEnd.upperBound
+    let authorityEnd = text[authorityStart...].firstIndex(of: "/") ?? text.endIndex
+    let authority = text[authorityStart..<authorityEnd]
+    guard let at = authority.lastIndex(of: "@"),
+      let colon = authority[..<at].firstIndex(of: ":")
+    else { return String(text) }
+    return String(text[..<authority.index(after: colon)]) + LogMessage.redactedPlaceholder
+      + String(text[at...])
+  }
+
+  /// The form keys are compared in: lowercase, without `-` and `_`.
+  static func normalized(_ key: some StringProtocol) -> String {
+    var result = ""
+    result.reserveCapacity(key.utf8.count)
+    for character in key.lowercased() where character != "-" && character != "_" {
+      result.append(character)
+    }
+    return result
+  }
+}
+
+/// Percent-decoding without Foundation, for names in queries and form bodies.
+enum PercentDecoding {
+  static func decode(_ text: some StringProtocol) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    var iterator = Array(text.utf8)[...]
+    while let byte = iterator.popFirst() {
+      if byte == UInt8(ascii: "%"), iterator.count >= 2,
+        let high = hexValue(iterator[iterator.startIndex]),
+        let low = hexValue(iterator[iterator.startIndex + 1])
+      {
+        bytes.append(high << 4 | low)
+        iterator = iterator.dropFirst(2)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
     }
   }
 }

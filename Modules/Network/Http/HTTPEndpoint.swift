@@ -44,8 +44,13 @@ public protocol HTTPEndpoint: Sendable {
   var body: HTTPRequestBody { get }
   /// Whether the auth plugin attaches a token (and refreshes it). Default: `true`.
   var requiresAuthentication: Bool { get }
-  /// How long the request may take; `nil` uses the requester's default. Default: `nil`.
+  /// The deadline of the whole request, from sending to the last byte of the response; `nil`
+  /// uses the requester's default. For a stream it bounds the wait for the response's head.
+  /// Default: `nil`.
   var timeout: Duration? { get }
+  /// How long the connection may stay silent before the request fails; `nil` means the same as
+  /// the deadline. Default: `nil`.
+  var idleTimeout: Duration? { get }
   /// The status codes that count as success; others fail with
   /// ``HTTPError/unacceptableStatus(_:)``. Default: `200..<300`.
   var acceptableStatusCodes: Set<Int> { get }
@@ -67,6 +72,8 @@ extension HTTPEndpoint {
   public var requiresAuthentication: Bool { true }
   /// The requester's default timeout.
   public var timeout: Duration? { nil }
+  /// The same as the deadline.
+  public var idleTimeout: Duration? { nil }
   /// Any 2xx status.
   public var acceptableStatusCodes: Set<Int> { successStatusCodes }
   /// No stub.

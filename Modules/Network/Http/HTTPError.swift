@@ -14,6 +14,9 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
   case authentication(AuthenticationFailure)
   /// The request could not be built (an invalid URL, a body that does not encode).
   case invalidRequest(String)
+  /// The server redirected, and the transport's ``RedirectPolicy`` does not follow that
+  /// redirect (to another origin, to plain HTTP, or one hop too many).
+  case redirectRefused(RedirectRefusal)
 
   /// Whether the request was cancelled (by its task, or by the transport).
   public var isCancellation: Bool {
@@ -40,6 +43,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case .decoding(let failure): "Decoding failure: \(failure)"
     case .authentication(let failure): "Authentication failure: \(failure)"
     case .invalidRequest(let reason): "Invalid request: \(reason)"
+    case .redirectRefused(let refusal): "Redirect refused: \(refusal)"
     }
   }
 }
@@ -56,6 +60,8 @@ public struct TransportFailure: Sendable, Equatable, CustomStringConvertible {
     case connectionLost
     /// The request was cancelled.
     case cancelled
+    /// The response body was larger than the transport accepts; the transfer was stopped.
+    case responseTooLarge
     /// Anything else the transport reported.
     case other
   }
@@ -79,6 +85,52 @@ public struct TransportFailure: Sendable, Equatable, CustomStringConvertible {
   /// The kind and detail.
   public var description: String {
     detail.isEmpty ? "\(kind)" : "\(kind) (\(detail))"
+  }
+}
+
+/// A redirect the transport did not follow, and why.
+public struct RedirectRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Why a redirect is not followed.
+  public enum Reason: Sendable, Equatable {
+    /// It leads to another origin (scheme, host or port) than the request's.
+    case crossOrigin
+    /// It leads from `https` to plain `http`.
+    case insecure
+    /// The request has already been redirected the policy's maximum number of times.
+    case tooManyRedirects(Int)
+    /// It would re-send a request body to another origin (a 307 or 308 of a request with a
+    /// body), which the policy does not do.
+    case bodyToAnotherOrigin
+  }
+
+  /// The redirect status (301, 302, 303, 307 or 308).
+  public var status: Int
+  /// The URL that answered with the redirect.
+  public var from: URL
+  /// Where it pointed.
+  public var to: URL
+  /// Why it was not followed.
+  public var reason: Reason
+
+  /// Creates a refusal.
+  public init(status: Int, from: URL, to: URL, reason: Reason) {
+    self.status = status
+    self.from = from
+    self.to = to
+    self.reason = reason
+  }
+
+  /// The status, both origins and the reason; query strings are left out.
+  public var description: String {
+    let origin = { (url: URL) in HTTPOrigin(url).map(\.description) ?? "an invalid URL" }
+    let why =
+      switch reason {
+      case .crossOrigin: "another origin"
+      case .insecure: "a downgrade from https to http"
+      case .tooManyRedirects(let count): "more than \(count) redirects"
+      case .bodyToAnotherOrigin: "it would re-send the body to another origin"
+      }
+    return "\(status) from \(origin(from)) to \(origin(to)): \(why)"
   }
 }
 

@@ -1,6 +1,11 @@
+import Core
+
 /// HTTP header fields with case-insensitive names, as HTTP defines them.
+///
+/// Its `description` redacts the values of sensitive fields (`Authorization`, `Cookie`,
+/// `X-API-Key` and the others of `SecretRedactor.defaultSensitiveKeys`).
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral,
-  CustomStringConvertible
+  CustomStringConvertible, CustomDebugStringConvertible
 {
   /// Fields keyed by lowercased name; each keeps the name as first written.
   private var fields: [String: (name: String, value: String)] = [:]
@@ -53,8 +58,23 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     lhs.fields.mapValues(\.value) == rhs.fields.mapValues(\.value)
   }
 
-  /// `Name: value` lines.
+  /// `Name: value` lines, sensitive values redacted.
   public var description: String {
-    map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    redactedFields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+  }
+
+  /// The same as ``description``: sensitive values redacted.
+  public var debugDescription: String { description }
+
+  /// `Name: value, ...` on one line, sensitive values redacted.
+  var redactedSummary: String {
+    redactedFields.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
+  }
+
+  private var redactedFields: [(name: String, value: String)] {
+    map { field in
+      SecretRedactor.standard.isSensitive(field.name)
+        ? (field.name, LogMessage.redactedPlaceholder) : field
+    }
   }
 }

@@ -1,7 +1,13 @@
+import Core
 import Foundation
 
 /// A request on its way to the transport: what plugins prepare and transports send.
-public struct HTTPRequest: Sendable, Equatable {
+///
+/// Its `description` never shows a secret: sensitive header values, sensitive query items and
+/// the body are left out.
+public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// The method.
   public var method: HTTPMethod
   /// The full URL, query included.
@@ -10,48 +16,76 @@ public struct HTTPRequest: Sendable, Equatable {
   public var headers: HTTPHeaders
   /// The body bytes, if any.
   public var body: Data?
-  /// How long the request may take.
+  /// The deadline of the whole exchange, from sending to the last byte of the body: the
+  /// transport cancels the request and fails with `.timedOut` when it passes.
   public var timeout: Duration
+  /// How long the connection may stay silent (no bytes either way) before the request fails
+  /// with `.timedOut`; `nil` means the same as ``timeout``. For a stream, which has no
+  /// deadline once open, this is what ends a dead connection.
+  public var idleTimeout: Duration?
 
   /// Creates a request.
   public init(
     method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(30), idleTimeout: Duration? = nil
   ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
     self.timeout = timeout
+    self.idleTimeout = idleTimeout
   }
 
-  /// The path and query, such as `/projects?page=2`, for logs.
+  /// The path and query, such as `/projects?page=2`, for logs: sensitive query items (such as
+  /// `access_token`) are redacted.
   public var target: String {
     var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
     components?.scheme = nil
     components?.host = nil
     components?.port = nil
-    return components?.string ?? url.absoluteString
+    components?.user = nil
+    components?.password = nil
+    return SecretRedactor.standard.redacting(url: components?.string ?? url.absoluteString)
   }
 
-  /// The request as a `curl` command line, with sensitive header values redacted by
-  /// `redactor`; for debugging logs.
+  /// The full URL for logs, with sensitive query items and any password redacted.
+  public var redactedURL: String {
+    SecretRedactor.standard.redacting(url: url.absoluteString)
+  }
+
+  /// The request as a `curl` command line, for debugging logs. Sensitive header values and
+  /// query items are always redacted; `redactor` may redact more, and is also given the body
+  /// as `"body"`.
   public func curlCommand(redactor: SecretRedactorFunction? = nil) -> String {
     var parts = ["curl", "-X", method.rawValue]
     for field in headers {
-      let value = redactor?(field.name, field.value) ?? field.value
+      let value =
+        SecretRedactor.standard.isSensitive(field.name)
+        ? LogMessage.redactedPlaceholder : (redactor?(field.name, field.value) ?? field.value)
       parts += ["-H", Self.quoted("\(field.name): \(value)")]
     }
     if let body, !body.isEmpty {
-      let text = String(data: body, encoding: .utf8).map { redactor?("body", $0) ?? $0 }
+      let text = redactor.map { $0("body", String(decoding: body, as: UTF8.self)) }
       parts += ["--data-binary", Self.quoted(text ?? "<\(body.count) bytes>")]
     }
-    parts.append(Self.quoted(url.absoluteString))
+    parts.append(Self.quoted(redactedURL))
     return parts.joined(separator: " ")
   }
 
   /// Maps a header name (or `"body"`) and value to the value to print.
   public typealias SecretRedactorFunction = @Sendable (String, String) -> String
+
+  /// `GET /path?query`, the header names with secret values redacted, and the body's size.
+  public var description: String {
+    var text = "\(method) \(redactedURL)"
+    if !headers.isEmpty { text += " [\(headers.redactedSummary)]" }
+    if let body, !body.isEmpty { text += " (\(body.count)-byte body)" }
+    return text
+  }
+
+  /// The same as ``description``: nothing secret either.
+  public var debugDescription: String { description }
 
   private static func quoted(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -77,11 +111,14 @@ extension HTTPRequest {
     }
     if !endpoint.query.isEmpty {
       guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-        throw .invalidRequest("\(endpoint.summary): cannot build a URL from \(url)")
+        throw .invalidRequest(
+          "\(endpoint.summary): cannot build a URL from "
+            + SecretRedactor.standard.redacting(url: url.absoluteString))
       }
       components.queryItems = (components.queryItems ?? []) + endpoint.query
       guard let withQuery = components.url else {
-        throw .invalidRequest("\(endpoint.summary): invalid query \(endpoint.query)")
+        let names = endpoint.query.map(\.name).joined(separator: ", ")
+        throw .invalidRequest("\(endpoint.summary): invalid query (items \(names))")
       }
       url = withQuery
     }
@@ -111,7 +148,7 @@ extension HTTPRequest {
     headers.merge(endpoint.headers)
     self.init(
       method: endpoint.method, url: url, headers: headers, body: body,
-      timeout: endpoint.timeout ?? defaultTimeout)
+      timeout: endpoint.timeout ?? defaultTimeout, idleTimeout: endpoint.idleTimeout)
   }
 }
 

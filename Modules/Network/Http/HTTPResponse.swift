@@ -1,7 +1,12 @@
 import Foundation
 
 /// A response as the transport received it.
-public struct HTTPResponse: Sendable, Equatable {
+///
+/// Its `description` shows the status, the request and the body's size: never a header
+/// secret, a token in the query, or the body (which may hold tokens).
+public struct HTTPResponse: Sendable, Equatable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// The status code.
   public var status: Int
   /// The header fields.
@@ -17,6 +22,16 @@ public struct HTTPResponse: Sendable, Equatable {
     self.headers = headers
     self.body = body
     self.request = request
+  }
+
+  /// `200 for GET https://host/path (214-byte body)`.
+  public var description: String {
+    "\(status) for \(request.method) \(request.redactedURL) (\(body.count)-byte body)"
+  }
+
+  /// The same as ``description``, with the headers (secret values redacted).
+  public var debugDescription: String {
+    headers.isEmpty ? description : "\(description) [\(headers.redactedSummary)]"
   }
 
   /// The body as UTF-8 text (invalid bytes replaced), for messages and logs.

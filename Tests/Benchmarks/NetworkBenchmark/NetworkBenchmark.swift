@@ -7,7 +7,11 @@
 //   raw          URLSession alone (`data(for:)`), sequential GETs: microseconds per request
 //   raw-handler  URLSession alone with `dataTask(with:completionHandler:)`, the form the
 //                transport uses (see URLSessionTransport on why not `data(for:)` on Linux)
-//   requester    HTTPRequester (URLSessionTransport, AuthPlugin, LoggingPlugin disabled)
+//   requester    HTTPRequester (URLSessionTransport, AuthPlugin, LoggingPlugin disabled), with
+//                the transport's defaults: the body taken from the delegate chunk by chunk, so
+//                its size is bounded (50 MiB)
+//   requester-unbounded  the same with `maximumResponseSize: nil`: URLSession collects the body
+//                behind a completion handler, with no size bound (what the bound costs)
 //   *-concurrent the same with 32 requests in flight
 //   chain        the requester and its plugins alone, on a transport that answers at once:
 //                what the chain itself costs per request, with no network
@@ -184,9 +188,19 @@ struct NetworkBenchmark {
         try await requester.request(.item(id))
       }
     }
+    let unbounded = HTTPRequester<BenchmarkAPI>(
+      transport: URLSessionTransport(maximumResponseSize: nil),
+      plugins: [AuthPlugin(source: source), LoggingPlugin(logger: quietLogger)])
+    let viaUnbounded: @Sendable (Int) async throws -> Void = { id in
+      _ = try await BenchmarkAPI.$server.withValue(server.baseURL) {
+        try await unbounded.request(.item(id))
+      }
+    }
 
-    // Warm up both paths (connections, lazy initialisation) before measuring.
-    for operation in [raw, rawHandler, viaRequester] { try await runSequentially(50, operation) }
+    // Warm up every path (connections, lazy initialisation) before measuring.
+    for operation in [raw, rawHandler, viaRequester, viaUnbounded] {
+      try await runSequentially(50, operation)
+    }
 
     // Raw and requester alternate in blocks (and swap which goes first each block), so that
     // both see the same machine: a shared VM's noise drifts on a scale of seconds.
@@ -197,7 +211,10 @@ struct NetworkBenchmark {
     for _ in 0..<options.runs {
       var totals: [String: Duration] = [:]
       for block in 0..<blocks {
-        let paths = [("raw", raw), ("raw-handler", rawHandler), ("requester", viaRequester)]
+        let paths = [
+          ("raw", raw), ("raw-handler", rawHandler), ("requester", viaRequester),
+          ("requester-unbounded", viaUnbounded),
+        ]
         let order = block.isMultiple(of: 2) ? paths : paths.reversed()
         for (name, operation) in order {
           totals[name, default: .zero] += try await clock.measure {
@@ -211,11 +228,14 @@ struct NetworkBenchmark {
       for (name, total) in totals {
         samples[name, default: []].append(microseconds(total, per: blockSize * blocks))
       }
-      for kind in ["", "-concurrent"] {
-        let requester = samples["requester\(kind)"]?.last ?? 0
-        samples["ratio\(kind)", default: []].append(requester / (samples["raw\(kind)"]?.last ?? 1))
-        samples["ratio-handler\(kind)", default: []].append(
-          requester / (samples["raw-handler\(kind)"]?.last ?? 1))
+      for path in ["requester", "requester-unbounded"] {
+        for kind in ["", "-concurrent"] {
+          let time = samples["\(path)\(kind)"]?.last ?? 0
+          samples["\(path)\(kind)/raw", default: []].append(
+            time / (samples["raw\(kind)"]?.last ?? 1))
+          samples["\(path)\(kind)/raw-handler", default: []].append(
+            time / (samples["raw-handler\(kind)"]?.last ?? 1))
+        }
       }
     }
 
@@ -228,10 +248,13 @@ struct NetworkBenchmark {
       print(
         "raw-handler\(kind) us_per_request=\(format(median(samples["raw-handler\(kind)"] ?? [0])))"
           + inFlight)
-      print(
-        "requester\(kind) us_per_request=\(format(median(samples["requester\(kind)"] ?? [0])))"
-          + "\(inFlight) ratio_to_raw=\(format(median(samples["ratio\(kind)"] ?? [0]), 3))"
-          + " ratio_to_raw_handler=\(format(median(samples["ratio-handler\(kind)"] ?? [0]), 3))")
+      for path in ["requester", "requester-unbounded"] {
+        let name = "\(path)\(kind)"
+        print(
+          "\(name) us_per_request=\(format(median(samples[name] ?? [0])))\(inFlight)"
+            + " ratio_to_raw=\(format(median(samples["\(name)/raw"] ?? [0]), 3))"
+            + " ratio_to_raw_handler=\(format(median(samples["\(name)/raw-handler"] ?? [0]), 3))")
+      }
     }
 
     // The chain alone: the same requester setup on a transport that answers immediately.

@@ -7,19 +7,32 @@ import Synchronization
 
 /// Sends requests with `URLSession`, on Linux (swift-corelibs-foundation) and Apple platforms.
 ///
-/// It uses one session with one session-level delegate (corelibs-foundation supports no
-/// per-task delegates, task metrics or `waitsForConnectivity`): plain requests use completion
-/// handlers; upload progress and streamed bodies are routed from the session delegate to the
-/// task that asked for them.
+/// Every task runs through one session-level delegate (corelibs-foundation supports no
+/// per-task delegates), which is where the transport keeps its guarantees:
+///
+/// - **Deadline.** A request's ``HTTPRequest/timeout`` bounds the whole exchange: a timer
+///   cancels the task when it passes and the call fails with `.timedOut`, however slowly the
+///   server trickles bytes. ``HTTPRequest/idleTimeout`` (URLSession's own timeout) bounds
+///   silence. A stream's deadline ends when its head arrives; then only silence ends it.
+/// - **Redirects.** Followed only as the ``RedirectPolicy`` allows: by default within the
+///   request's origin, so a token never reaches another host.
+/// - **Size.** A response body larger than `maximumResponseSize` (50 MiB by default) stops the
+///   transfer and fails with `.responseTooLarge`, instead of growing memory without bound.
+///   Enforcing it means taking the body from the delegate chunk by chunk, which costs two
+///   more delegate-queue hops per request than a completion handler (`NetworkBenchmark`
+///   measures both); `maximumResponseSize: nil` trades the bound for that speed.
 ///
 /// It does not use `URLSession.data(for:)`: on Linux that method can hang for good when the
 /// calling task is cancelled just as the response arrives (reproduced here: 16 concurrent
 /// requests cancelled around their response time hung within 150 requests, while the
-/// completion-handler form below ran 2,400 such requests). The price is one hop through the
-/// session's delegate queue per request; `NetworkBenchmark` measures it.
+/// delegate form below ran 2,400 such requests). `NetworkBenchmark` measures what the
+/// delegate costs against raw URLSession.
 public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   private let session: URLSession
   private let router: SessionEventRouter
+
+  /// The largest response body accepted by default: 50 MiB.
+  public static let defaultMaximumResponseSize = 50 * 1024 * 1024
 
   /// Creates a transport.
   ///
@@ -28,13 +41,19 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   ///     persisted) by default.
   ///   - protocolClasses: `URLProtocol` subclasses tried before the system's, for tests that
   ///     stub responses at the URL-loading level.
+  ///   - redirectPolicy: Which redirects to follow; by default, same-origin ones only.
+  ///   - maximumResponseSize: The largest response body accepted, in bytes; `nil` accepts any
+  ///     size (for a trusted server, a little faster).
   public init(
-    configuration: URLSessionConfiguration = .ephemeral, protocolClasses: [AnyClass] = []
+    configuration: URLSessionConfiguration = .ephemeral, protocolClasses: [AnyClass] = [],
+    redirectPolicy: RedirectPolicy = RedirectPolicy(),
+    maximumResponseSize: Int? = URLSessionTransport.defaultMaximumResponseSize
   ) {
     configuration.protocolClasses = protocolClasses + (configuration.protocolClasses ?? [])
     configuration.urlCache = nil
     configuration.httpShouldSetCookies = false
-    router = SessionEventRouter()
+    router = SessionEventRouter(
+      redirectPolicy: redirectPolicy, maximumResponseSize: maximumResponseSize.map { max(0, $0) })
     session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
   }
 
@@ -48,36 +67,58 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   ) async throws(HTTPError) -> HTTPResponse {
     let urlRequest = Self.urlRequest(for: request)
     let handle = TaskHandle()
+    let collects = progress != nil || router.maximumResponseSize != nil
     do {
-      return try await withTaskCancellationHandler {
+      let (response, body) = try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation {
-          (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-          guard let progress else {
-            // The fast path: a completion handler, no delegate traffic.
-            let task = session.dataTask(with: urlRequest) { data, response, error in
+          (continuation: CheckedContinuation<(HTTPURLResponse, Data), any Error>) in
+          guard collects else {
+            // Unbounded and without progress: URLSession collects the body itself, with one
+            // delegate-queue hop per request instead of one per event.
+            let task = session.dataTask(with: urlRequest) { [router] data, response, error in
+              let decided = router.finish(handle.identifier)
               continuation.resume(
-                with: Self.result(data: data, response: response, error: error, request: request))
+                with: Self.outcome(response: response, body: data, error: error, decided: decided))
             }
+            router.track(TaskRoute(task: task, request: request, sink: .completionHandler))
             handle.start(task)
             return
           }
-          // Upload progress comes only through the session delegate, for tasks without a
-          // completion handler: the delegate collects the body and completes the call.
           let task = session.dataTask(with: urlRequest)
           router.track(
-            collection: CollectRoute(
-              request: request, continuation: continuation, progress: progress),
-            for: task.taskIdentifier)
+            TaskRoute(
+              task: task, request: request,
+              sink: .collect(continuation: continuation, progress: progress)))
           handle.start(task)
         }
       } onCancel: {
         handle.cancel()
       }
+      // The delegate queue is serial and shared by every request: it hands over the raw
+      // response, and the caller's task builds the `HTTPResponse`.
+      return HTTPResponse(
+        status: response.statusCode, headers: Self.headers(of: response), body: body,
+        request: request)
     } catch let error as HTTPError {
       throw error
     } catch {
       throw .transport(TransportFailure(.other, detail: "\(error)"))
     }
+  }
+
+  /// The outcome of a finished task: the transport's own decision (deadline, size, refused
+  /// redirect) first, then URLSession's error, then the response.
+  fileprivate static func outcome(
+    response: URLResponse?, body: Data?, error: (any Error)?, decided: HTTPError?
+  ) -> Result<(HTTPURLResponse, Data), any Error> {
+    if let failure = decided ?? error.map({ HTTPError.transport(Self.failure(from: $0)) }) {
+      return .failure(failure)
+    }
+    guard let http = response as? HTTPURLResponse else {
+      return .failure(
+        HTTPError.transport(TransportFailure(.other, detail: "the response is not HTTP")))
+    }
+    return .success((http, body ?? Data()))
   }
 
   /// Opens `request` as a stream: returns when the headers arrive, then delivers the body as
@@ -93,10 +134,10 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
           bodyContinuation.onTermination = { _ in handle.cancel() }
           let task = session.dataTask(with: urlRequest)
           router.track(
-            stream: StreamRoute(
-              request: request, response: continuation, body: body,
-              bodyContinuation: bodyContinuation),
-            for: task.taskIdentifier)
+            TaskRoute(
+              task: task, request: request,
+              sink: .stream(
+                head: continuation, body: body, bodyContinuation: bodyContinuation)))
           handle.start(task)
         }
       } onCancel: {
@@ -116,24 +157,8 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
       urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
     }
     urlRequest.httpBody = request.body
-    let seconds = request.timeout.components
-    urlRequest.timeoutInterval =
-      Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18
+    urlRequest.timeoutInterval = (request.idleTimeout ?? request.timeout).seconds
     return urlRequest
-  }
-
-  static func result(data: Data?, response: URLResponse?, error: (any Error)?, request: HTTPRequest)
-    -> Result<HTTPResponse, any Error>
-  {
-    if let error { return .failure(HTTPError.transport(failure(from: error))) }
-    guard let http = response as? HTTPURLResponse else {
-      return .failure(
-        HTTPError.transport(TransportFailure(.other, detail: "the response is not HTTP")))
-    }
-    return .success(
-      HTTPResponse(
-        status: http.statusCode, headers: headers(of: http), body: data ?? Data(),
-        request: request))
   }
 
   static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
@@ -156,14 +181,28 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
       return TransportFailure(.cancelled, detail: detail)
     case NSURLErrorTimedOut:
       return TransportFailure(.timedOut, detail: detail)
-    case NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse:
+    case NSURLErrorNetworkConnectionLost, NSURLErrorBadServerResponse,
+      NSURLErrorCannotParseResponse, NSURLErrorZeroByteResource,
+      NSURLErrorCannotDecodeRawData, NSURLErrorCannotDecodeContentData:
       return TransportFailure(.connectionLost, detail: detail)
     case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorNotConnectedToInternet,
       NSURLErrorDNSLookupFailed, NSURLErrorSecureConnectionFailed:
       return TransportFailure(.cannotConnect, detail: detail)
     default:
+      // corelibs reports a body cut short ("transfer closed with N bytes remaining to
+      // read", curl's CURLE_PARTIAL_FILE) with a generic code: it is a lost connection.
+      if detail.contains("bytes remaining") || detail.contains("transfer closed") {
+        return TransportFailure(.connectionLost, detail: detail)
+      }
       return TransportFailure(.other, detail: "\(detail) (code \(nsError.code))")
     }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as `TimeInterval`.
+  var seconds: TimeInterval {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
 
@@ -177,9 +216,8 @@ private final class TaskHandle: Sendable {
 
   private let state = Mutex(State())
 
-  var identifier: Int {
-    state.withLock { $0.task?.taskIdentifier ?? -1 }
-  }
+  /// The task's identifier, once it exists.
+  var identifier: Int { state.withLock { $0.task?.taskIdentifier ?? -1 } }
 
   func start(_ task: URLSessionTask) {
     let cancelled = state.withLock { state in
@@ -207,49 +245,127 @@ private final class TaskHandle: Sendable {
   }
 }
 
-/// One collected task (a request with upload progress): its continuation, the response so
-/// far, and the progress handler.
-private struct CollectRoute: Sendable {
-  var request: HTTPRequest
-  var continuation: CheckedContinuation<HTTPResponse, any Error>
-  var progress: HTTPProgressHandler
+/// One task in flight: where its outcome goes, what has arrived, and what the transport
+/// decided about it.
+private struct TaskRoute: Sendable {
+  enum Sink: Sendable {
+    /// A task with a completion handler, which finishes it (see ``SessionEventRouter/finish(_:)``).
+    case completionHandler
+    /// A whole response, collected, for ``URLSessionTransport/send(_:for:progress:)``.
+    case collect(
+      continuation: CheckedContinuation<(HTTPURLResponse, Data), any Error>,
+      progress: HTTPProgressHandler?)
+    /// A stream: the head's continuation until the head arrives, then the body's chunks.
+    case stream(
+      head: CheckedContinuation<HTTPStreamingResponse, any Error>?,
+      body: AsyncThrowingStream<Data, any Error>,
+      bodyContinuation: AsyncThrowingStream<Data, any Error>.Continuation)
+  }
+
+  let task: URLSessionTask
+  let request: HTTPRequest
+  var sink: Sink
   var response: HTTPURLResponse?
   var body = Data()
   var reportedCompletion = false
+  var redirects = 0
+  /// Why the transport stopped the task (deadline, size, refused redirect); it wins over the
+  /// cancellation error URLSession reports for it.
+  var failure: HTTPError?
+  var deadline: Deadline?
+}
 
-  init(
-    request: HTTPRequest, continuation: CheckedContinuation<HTTPResponse, any Error>,
-    progress: @escaping HTTPProgressHandler
-  ) {
-    self.request = request
-    self.continuation = continuation
-    self.progress = progress
+/// A one-shot timer for a task's deadline, cancellable from any thread.
+///
+/// `@unchecked Sendable` because it wraps a dispatch source, which the compiler cannot prove
+/// thread-safe; libdispatch documents its object API (`dispatch_resume`,
+/// `dispatch_source_cancel`) as safe to call from any thread. The source is configured in
+/// `init`, before the object is shared, and afterwards only ``start()`` (once) and
+/// ``cancel()`` are called; the handler runs on a global queue and captures only `Sendable`
+/// values.
+private final class Deadline: @unchecked Sendable {
+  private let timer: any DispatchSourceTimer
+
+  init(after duration: Duration, handler: @escaping @Sendable () -> Void) {
+    timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.schedule(deadline: .now() + duration.seconds)
+    timer.setEventHandler(handler: handler)
   }
+
+  func start() { timer.resume() }
+
+  func cancel() { timer.cancel() }
 }
 
-/// One streamed task's continuations.
-private struct StreamRoute: Sendable {
-  var request: HTTPRequest
-  var response: CheckedContinuation<HTTPStreamingResponse, any Error>?
-  var body: AsyncThrowingStream<Data, any Error>
-  var bodyContinuation: AsyncThrowingStream<Data, any Error>.Continuation
-}
-
-/// The session delegate: routes upload progress and streamed bodies to the task they belong to.
+/// The session delegate: routes every task's events to the call that started it, and applies
+/// the deadline, redirect and size rules.
 private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
-  private struct Routes {
-    var collections: [Int: CollectRoute] = [:]
-    var streams: [Int: StreamRoute] = [:]
+  private let routes = Mutex([Int: TaskRoute]())
+  private let redirectPolicy: RedirectPolicy
+  /// The largest body collected; `nil` for no limit.
+  let maximumResponseSize: Int?
+
+  init(redirectPolicy: RedirectPolicy, maximumResponseSize: Int?) {
+    self.redirectPolicy = redirectPolicy
+    self.maximumResponseSize = maximumResponseSize
   }
 
-  private let routes = Mutex(Routes())
-
-  func track(collection: CollectRoute, for identifier: Int) {
-    routes.withLock { $0.collections[identifier] = collection }
+  /// Forgets a task that a completion handler finished; returns what the transport decided
+  /// about it, if anything.
+  func finish(_ identifier: Int) -> HTTPError? {
+    let route = routes.withLock { $0.removeValue(forKey: identifier) }
+    route?.deadline?.cancel()
+    return route?.failure
   }
 
-  func track(stream: StreamRoute, for identifier: Int) {
-    routes.withLock { $0.streams[identifier] = stream }
+  /// Registers a task before it starts, with a timer for its deadline.
+  func track(_ route: TaskRoute) {
+    var route = route
+    let identifier = route.task.taskIdentifier
+    let timeout = route.request.timeout
+    let deadline = Deadline(after: timeout) { [weak self] in
+      self?.stop(
+        identifier,
+        because: .transport(
+          TransportFailure(.timedOut, detail: "no complete response within \(timeout)")))
+    }
+    route.deadline = deadline
+    routes.withLock { $0[identifier] = route }
+    deadline.start()
+  }
+
+  /// Records why the transport stops a task and cancels it (its completion then reports
+  /// `failure`).
+  private func stop(_ identifier: Int, because failure: HTTPError) {
+    let task = routes.withLock { routes -> URLSessionTask? in
+      guard routes[identifier] != nil, routes[identifier]?.failure == nil else { return nil }
+      routes[identifier]?.failure = failure
+      return routes[identifier]?.task
+    }
+    // Not inline: see `TaskHandle.cancel()`.
+    if let task { DispatchQueue.global().async { task.cancel() } }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+    completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    let next = routes.withLock { routes -> URLRequest? in
+      guard let route = routes[task.taskIdentifier] else { return nil }
+      let decision = redirectPolicy.decide(
+        original: route.request.url, from: response.url ?? route.request.url,
+        status: response.statusCode, followed: route.redirects, next: request)
+      switch decision {
+      case .success(let next):
+        routes[task.taskIdentifier]?.redirects += 1
+        return next
+      case .failure(let refusal):
+        routes[task.taskIdentifier]?.failure = .redirectRefused(refusal)
+        return nil
+      }
+    }
+    completionHandler(next)
   }
 
   func urlSession(
@@ -259,11 +375,11 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
     guard totalBytesExpectedToSend > 0 else { return }
     let fraction = min(1, Double(totalBytesSent) / Double(totalBytesExpectedToSend))
     let handler = routes.withLock { routes -> HTTPProgressHandler? in
-      guard let route = routes.collections[task.taskIdentifier], !route.reportedCompletion else {
-        return nil
-      }
-      routes.collections[task.taskIdentifier]?.reportedCompletion = fraction >= 1
-      return route.progress
+      guard let route = routes[task.taskIdentifier], !route.reportedCompletion,
+        case .collect(_, let progress?) = route.sink
+      else { return nil }
+      routes[task.taskIdentifier]?.reportedCompletion = fraction >= 1
+      return progress
     }
     handler?(fraction)
   }
@@ -272,70 +388,124 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
-    let collected = routes.withLock { routes -> Bool in
-      guard routes.collections[dataTask.taskIdentifier] != nil else { return false }
-      routes.collections[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
-      return true
+    let identifier = dataTask.taskIdentifier
+    let http = response as? HTTPURLResponse
+    enum Next {
+      case allow
+      case cancel
+      case openStream(CheckedContinuation<HTTPStreamingResponse, any Error>, HTTPStreamingResponse)
     }
-    if collected {
+    let next = routes.withLock { routes -> Next in
+      guard var route = routes[identifier] else { return .allow }
+      defer { routes[identifier] = route }
+      route.response = http
+      switch route.sink {
+      case .completionHandler:
+        return .allow
+      case .collect:
+        if let maximumResponseSize, response.expectedContentLength > Int64(maximumResponseSize) {
+          route.failure =
+            route.failure
+            ?? .transport(
+              TransportFailure(
+                .responseTooLarge,
+                detail: "\(response.expectedContentLength) bytes announced, at most "
+                  + "\(maximumResponseSize) accepted"))
+          return .cancel
+        }
+        return .allow
+      case .stream(let head?, let body, let bodyContinuation):
+        guard let http else {
+          route.failure = .transport(TransportFailure(.other, detail: "the response is not HTTP"))
+          return .cancel
+        }
+        // The head arrived: from now on only silence (the idle timeout) ends the stream.
+        route.deadline?.cancel()
+        route.deadline = nil
+        route.sink = .stream(head: nil, body: body, bodyContinuation: bodyContinuation)
+        return .openStream(
+          head,
+          HTTPStreamingResponse(
+            status: http.statusCode, headers: URLSessionTransport.headers(of: http), body: body))
+      case .stream(nil, _, _):
+        return .allow
+      }
+    }
+    switch next {
+    case .allow:
       completionHandler(.allow)
-      return
-    }
-    let route = routes.withLock { routes -> StreamRoute? in
-      let route = routes.streams[dataTask.taskIdentifier]
-      routes.streams[dataTask.taskIdentifier]?.response = nil
-      return route
-    }
-    guard let route, let continuation = route.response else {
-      completionHandler(.allow)
-      return
-    }
-    guard let http = response as? HTTPURLResponse else {
-      continuation.resume(
-        throwing: HTTPError.transport(TransportFailure(.other, detail: "the response is not HTTP")))
+    case .cancel:
       completionHandler(.cancel)
-      return
+    case .openStream(let head, let response):
+      head.resume(returning: response)
+      completionHandler(.allow)
     }
-    continuation.resume(
-      returning: HTTPStreamingResponse(
-        status: http.statusCode, headers: URLSessionTransport.headers(of: http), body: route.body))
-    completionHandler(.allow)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let stream = routes.withLock { routes -> StreamRoute? in
-      if routes.collections[dataTask.taskIdentifier] != nil {
-        routes.collections[dataTask.taskIdentifier]?.body.append(data)
-        return nil
-      }
-      return routes.streams[dataTask.taskIdentifier]
+    let identifier = dataTask.taskIdentifier
+    enum Next {
+      case nothing
+      case yield(AsyncThrowingStream<Data, any Error>.Continuation)
+      case tooLarge(Int)
     }
-    stream?.bodyContinuation.yield(data)
+    let next = routes.withLock { routes -> Next in
+      // Read through the dictionary, never into a local copy of the route: a copy would share
+      // the body's storage and make each append copy the whole body.
+      switch routes[identifier]?.sink {
+      case nil, .completionHandler:
+        return .nothing
+      case .collect:
+        guard routes[identifier]?.failure == nil else { return .nothing }
+        let size = routes[identifier]?.body.count ?? 0
+        if let maximumResponseSize, data.count > maximumResponseSize - size {
+          return .tooLarge(size + data.count)
+        }
+        routes[identifier]?.body.append(data)
+        return .nothing
+      case .stream(_, _, let continuation):
+        return .yield(continuation)
+      }
+    }
+    switch next {
+    case .nothing:
+      break
+    case .yield(let continuation):
+      continuation.yield(data)
+    case .tooLarge(let size):
+      stop(
+        identifier,
+        because: .transport(
+          TransportFailure(
+            .responseTooLarge,
+            detail: "more than \(maximumResponseSize ?? 0) bytes (\(size) so far); transfer stopped"
+          )))
+    }
   }
 
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
-    let (collection, route) = routes.withLock { routes in
-      (
-        routes.collections.removeValue(forKey: task.taskIdentifier),
-        routes.streams.removeValue(forKey: task.taskIdentifier)
-      )
-    }
-    if let collection {
-      if error == nil, !collection.reportedCompletion { collection.progress(1) }
-      collection.continuation.resume(
-        with: URLSessionTransport.result(
-          data: collection.body, response: collection.response, error: error,
-          request: collection.request))
-      return
+    let route = routes.withLock { routes -> TaskRoute? in
+      // A completion handler finishes its own task (`finish(_:)`).
+      if case .completionHandler = routes[task.taskIdentifier]?.sink { return nil }
+      return routes.removeValue(forKey: task.taskIdentifier)
     }
     guard let route else { return }
-    let failure = error.map { HTTPError.transport(URLSessionTransport.failure(from: $0)) }
-    if let pending = route.response {
-      pending.resume(
-        throwing: failure ?? HTTPError.transport(TransportFailure(.connectionLost)))
+    route.deadline?.cancel()
+    let failure =
+      route.failure ?? error.map { HTTPError.transport(URLSessionTransport.failure(from: $0)) }
+    switch route.sink {
+    case .completionHandler:
+      break
+    case .collect(let continuation, let progress):
+      let outcome = URLSessionTransport.outcome(
+        response: route.response, body: route.body, error: nil, decided: failure)
+      if case .success = outcome, !route.reportedCompletion { progress?(1) }
+      continuation.resume(with: outcome)
+    case .stream(let head, _, let bodyContinuation):
+      head?.resume(throwing: failure ?? HTTPError.transport(TransportFailure(.connectionLost)))
+      bodyContinuation.finish(throwing: failure)
     }
-    route.bodyContinuation.finish(throwing: failure)
   }
 }
