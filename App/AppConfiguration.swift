@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Network
 
 /// How the app was asked to run: from command-line options, then environment variables.
 struct AppConfiguration: Equatable {
@@ -20,6 +21,9 @@ struct AppConfiguration: Equatable {
   var isInstant = false
   /// In script mode, print only failures (not each changed screen).
   var isQuiet = false
+  /// Whether `--server` may be plain `http` on another machine, where the password and
+  /// tokens cross the network unencrypted.
+  var allowsInsecureHTTP = false
 
   static let usage = """
     Usage: Trellis [options]
@@ -30,6 +34,11 @@ struct AppConfiguration: Equatable {
 
     Options:
       --server URL         Use the backend at URL (start one with: swift run DemoServer).
+                           Plain http is accepted only on this machine (127.0.0.1,
+                           localhost); elsewhere use https.
+      --allow-insecure-http
+                           Accept a plain http --server on another machine: the password
+                           and tokens then cross the network unencrypted.
       --script FILE        Run the script commands in FILE, then exit (status 1 on failure).
       --log-level LEVEL    trace, debug, info, notice, warning or error (default: info;
                            warning in script mode).
@@ -63,9 +72,7 @@ struct AppConfiguration: Equatable {
   init(arguments: [String], environment: [String: String], standardInputIsTerminal: Bool)
     throws(ParseError)
   {
-    if let server = environment["TRELLIS_SERVER"], !server.isEmpty {
-      self.server = try Self.serverURL(server)
-    }
+    var serverText = environment["TRELLIS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
     if let level = environment["TRELLIS_LOG_LEVEL"], !level.isEmpty {
       guard let parsed = LogLevel(name: level) else {
         throw .invalid("TRELLIS_LOG_LEVEL must be one of \(Self.levelNames), not \"\(level)\"")
@@ -82,7 +89,8 @@ struct AppConfiguration: Equatable {
     while let argument = iterator.next() {
       switch argument {
       case "-h", "--help": throw .helpRequested
-      case "--server": server = try Self.serverURL(try value(for: argument))
+      case "--server": serverText = try value(for: argument)
+      case "--allow-insecure-http": allowsInsecureHTTP = true
       case "--script": scriptPath = try value(for: argument)
       case "--log-level":
         let name = try value(for: argument)
@@ -96,6 +104,9 @@ struct AppConfiguration: Equatable {
       case "--quiet": isQuiet = true
       default: throw .invalid("unknown option \"\(argument)\"")
       }
+    }
+    if let serverText {
+      server = try Self.serverURL(serverText, allowingInsecureHTTP: allowsInsecureHTTP)
     }
     readsScriptFromStandardInput = scriptPath == nil && !standardInputIsTerminal
   }
@@ -111,11 +122,19 @@ struct AppConfiguration: Equatable {
     LogLevel.allCases.map(\.description).joined(separator: ", ")
   }
 
-  private static func serverURL(_ text: String) throws(ParseError) -> URL {
-    guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
-      url.host != nil
+  private static func serverURL(_ text: String, allowingInsecureHTTP: Bool) throws(ParseError)
+    -> URL
+  {
+    guard let url = URL(string: text), let origin = HTTPOrigin(url),
+      ["http", "https"].contains(origin.scheme)
     else {
       throw .invalid("--server needs an http(s) URL such as http://127.0.0.1:8080, not \"\(text)\"")
+    }
+    if origin.scheme == "http", !origin.isLoopback, !allowingInsecureHTTP {
+      throw .invalid(
+        "--server \(text) is plain http on another machine: the password and tokens would "
+          + "cross the network unencrypted. Use https, or pass --allow-insecure-http if this "
+          + "network is yours")
     }
     return url
   }

@@ -17,14 +17,19 @@ extension DemoBackend {
       }.delayed(by: settings.baseLatency)
     }
 
+    // Ends a session named by its refresh token (which outlives an expired access token) or,
+    // for older clients, by the bearer token. Unknown tokens end nothing and still answer 204:
+    // signing out twice is not an error, and the answer says nothing about which tokens exist.
     router.post("/auth/logout") { [self] request in
-      signedIn(request) { _ throws(DemoFailure) in
-        let token = request.bearerToken ?? ""
-        state.withLock { state in
-          if let session = state.accessTokens[token]?.sessionID { state.endSession(session) }
-        }
-        return .status(204)
+      let refreshToken = (try? request.decodeBody(Wire.RefreshRequest.self))?.refreshToken
+      let bearer = request.bearerToken
+      state.withLock { state in
+        let session =
+          refreshToken.flatMap { state.refreshTokens[$0]?.sessionID }
+          ?? bearer.flatMap { state.accessTokens[$0]?.sessionID }
+        if let session { state.endSession(session) }
       }
+      return .status(204)
     }
   }
 

@@ -2,15 +2,17 @@ import Foundation
 import Network
 
 /// The auth endpoints. None goes through the auth plugin: sign-in and refresh run without a
-/// token, and sign-out carries the token it ends itself (so the auth service, which the plugin
-/// depends on, can use this API without a cycle).
+/// token, and sign-out names the session it ends by its refresh token, which outlives an
+/// expired access token (so the auth service, which the plugin depends on, can use this API
+/// without a cycle).
 public enum AuthDataAPI: HTTPEndpoint {
   /// `POST /auth/login`.
   case login(CredentialsModel)
   /// `POST /auth/refresh`.
   case refresh(RefreshTokenModel)
-  /// `POST /auth/logout`, signed with `accessToken`.
-  case logout(accessToken: String)
+  /// `POST /auth/logout`: ends the session `refreshToken` belongs to, even when its access
+  /// token has expired.
+  case logout(RefreshTokenModel)
 
   /// The endpoint's path.
   public var path: String {
@@ -28,15 +30,8 @@ public enum AuthDataAPI: HTTPEndpoint {
   public var body: HTTPRequestBody {
     switch self {
     case .login(let credentials): .json(credentials)
-    case .refresh(let token): .json(token)
-    case .logout: .none
+    case .refresh(let token), .logout(let token): .json(token)
     }
-  }
-
-  /// The token being ended, for sign-out.
-  public var headers: HTTPHeaders {
-    guard case .logout(let token) = self else { return [:] }
-    return ["Authorization": "Bearer \(token)"]
   }
 
   /// Never: see the type's comment.

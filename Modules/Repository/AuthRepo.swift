@@ -7,8 +7,9 @@ public protocol AuthRepo: Sendable {
   func login(username: String, password: String) async throws(RepositoryError) -> TokensModel
   /// Exchanges a refresh token for new tokens (the old refresh token stops working).
   func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel
-  /// Ends the session that `accessToken` belongs to on the server.
-  func logout(accessToken: String) async throws(RepositoryError)
+  /// Ends the session that `refreshToken` belongs to on the server (its access tokens stop
+  /// working too).
+  func logout(refreshToken: String) async throws(RepositoryError)
 }
 
 /// The ``AuthRepo`` that calls ``AuthDataAPI``.
@@ -35,8 +36,8 @@ public final class AuthRepoImpl: AuthRepo {
       .refresh(RefreshTokenModel(refreshToken: refreshToken)), as: TokensModel.self)
   }
 
-  /// See ``AuthRepo/logout(accessToken:)``.
-  public func logout(accessToken: String) async throws(RepositoryError) {
-    try await requester.send(.logout(accessToken: accessToken))
+  /// See ``AuthRepo/logout(refreshToken:)``.
+  public func logout(refreshToken: String) async throws(RepositoryError) {
+    try await requester.send(.logout(RefreshTokenModel(refreshToken: refreshToken)))
   }
 }

@@ -65,7 +65,10 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
       self = .invalidResponse("The server sent something unexpected (\(failure)).")
     case .authentication(let failure):
       switch failure {
-      case .notSignedIn: self = .unauthorized("You are signed out. Sign in to continue.")
+      case .notSignedIn, .sessionChanged:
+        self = .unauthorized("You are signed out. Sign in to continue.")
+      case .untrustedOrigin:
+        self = .validation("The request could not be made: \(failure)", fields: [:])
       case .refreshFailed, .rejected, .refreshLoop:
         self = .unauthorized("Your session has ended. Sign in again.")
       }

@@ -108,6 +108,19 @@ struct DemoAuthTests {
     #expect(try failure(reused).code == "invalid_refresh_token")
   }
 
+  @Test func logoutByRefreshTokenEndsTheSessionEvenAfterTheAccessTokenExpired() async throws {
+    let clock = ManualClock()
+    let client = Client(backend: DemoBackend(now: { clock.now }))
+    let tokens = try await client.login()
+    clock.advance(by: 301)  // the access token has expired; the refresh token has not
+    let logout = await client.call(
+      .post, "/auth/logout", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
+    #expect(logout.status == 204)
+    let refresh = await client.call(
+      .post, "/auth/refresh", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
+    #expect(refresh.status == 401)
+  }
+
   @Test func logoutEndsTheSession() async throws {
     let client = Client(backend: DemoBackend())
     let tokens = try await client.login()

@@ -214,3 +214,121 @@ struct AuthPluginTests {
     #expect(source.refreshes == 1)
   }
 }
+
+@Suite("AuthPlugin: origins, failures shared by every waiter, lifetimes")
+struct AuthPluginEdgeTests {
+  /// An endpoint on another server that (by mistake) requires authentication.
+  private struct Elsewhere: HTTPEndpoint {
+    var baseURL: URL?
+    var path: String { "/items/1" }
+    var method: HTTPMethod { .get }
+  }
+
+  @Test func theTokenGoesOnlyToTheRequestersOriginOrAnAllowedOne() async throws {
+    let seenElsewhere = Recorder<String>()
+    let other = Router()
+    other.get("/items/:id") { request in
+      seenElsewhere.append(request.bearerToken ?? "-")
+      return .json(Item(id: 1, name: "elsewhere"))
+    }
+    let otherServer = try LoopbackServer(router: other)
+    defer { otherServer.stop() }
+    let source = FakeTokenSource(token: freshToken("secret-token"))
+    let api = URL(string: "http://127.0.0.1:9")!
+    let requester = HTTPRequester<Elsewhere>(
+      baseURL: api, transport: URLSessionTransport(), plugins: [AuthPlugin(source: source)])
+    await #expect(
+      throws: HTTPError.authentication(.untrustedOrigin("http://127.0.0.1:\(otherServer.port)"))
+    ) {
+      try await requester.request(Elsewhere(baseURL: otherServer.baseURL))
+    }
+    #expect(seenElsewhere.values.isEmpty)
+
+    let allowing = HTTPRequester<Elsewhere>(
+      baseURL: api, transport: URLSessionTransport(),
+      plugins: [
+        AuthPlugin(source: source, allowedOrigins: [HTTPOrigin(otherServer.baseURL)!])
+      ])
+    _ = try await allowing.request(Elsewhere(baseURL: otherServer.baseURL))
+    #expect(seenElsewhere.values == ["secret-token"])
+  }
+
+  @Test func everyWaiterOfAFailedRefreshGetsTheSameErrorAndLaterRequestsNeverRefresh()
+    async throws
+  {
+    let source = FakeTokenSource(token: freshToken("token-1"), refreshDelay: .milliseconds(20))
+    source.failRefreshes(with: APIErrorBody(error: "refresh token revoked"))
+    // Every token is refused; answers arrive spread over time, many after the refresh failed.
+    let transport = StubTransport(
+      responder: ClosureResponder { request throws(HTTPError) in
+        try? await Task.sleep(for: .milliseconds(Int.random(in: 0...60)))
+        return HTTPResponse(status: 401, request: request)
+      })
+    let requester = makeRequester(transport: transport, plugins: [AuthPlugin(source: source)])
+    let errors = await withTaskGroup(of: HTTPError?.self) { group in
+      for id in 0..<1000 {
+        group.addTask {
+          do throws(HTTPError) {
+            _ = try await requester.request(.item(id: id))
+            return nil
+          } catch {
+            return error
+          }
+        }
+      }
+      var errors: [HTTPError?] = []
+      for await error in group { errors.append(error) }
+      return errors
+    }
+    let expected = HTTPError.authentication(
+      .refreshFailed(#"APIErrorBody(error: "refresh token revoked")"#))
+    let others = errors.filter { $0 != expected }
+    #expect(others.isEmpty, "\(others.count) of 1000 got another error, first: \(String(describing: others.first))")
+    #expect(source.refreshes == 1)
+    #expect(source.currentAccessToken == nil)
+    // Signed out now: a request fails at once, with no refresh attempt.
+    await #expect(throws: HTTPError.authentication(.notSignedIn)) {
+      try await requester.request(.item(id: 1))
+    }
+    #expect(source.refreshes == 1)
+  }
+
+  @Test func theTokenSourceDecidesWhatCountsAsAnAuthenticationFailure() async throws {
+    let source = FakeTokenSource(token: freshToken("token-1"), rejectionStatuses: [401, 419])
+    let transport = StubTransport(
+      responder: ClosureResponder { request throws(HTTPError) in
+        let fresh = request.headers["Authorization"] == "Bearer token-2"
+        return HTTPResponse(status: fresh ? 200 : 419, request: request)
+      })
+    let requester = makeRequester(transport: transport, plugins: [AuthPlugin(source: source)])
+    let response = try await requester.request(.item(id: 1))
+    #expect(response.status == 200)
+    #expect(source.refreshes == 1)
+
+    let strict = FakeTokenSource(token: freshToken("token-1"))
+    let plain = makeRequester(transport: transport, plugins: [AuthPlugin(source: strict)])
+    await #expect(throws: HTTPError.self) { try await plain.request(.item(id: 1)) }
+    #expect(strict.refreshes == 0)  // a 419 is not a 401 by default
+  }
+
+  @Test func aTokenThatLivesLessThanTheLeewayIsNotRefreshedOnEveryRequest() async throws {
+    let now = Date()
+    let shortLived = AccessToken(
+      value: "token-1", expiresAt: now.addingTimeInterval(5), issuedAt: now)
+    let source = FakeTokenSource(token: shortLived)
+    let transport = StubTransport(
+      responder: ClosureResponder { request throws(HTTPError) in
+        HTTPResponse(status: 200, request: request)
+      })
+    let requester = makeRequester(
+      transport: transport, plugins: [AuthPlugin(source: source, leeway: .seconds(10))])
+    for id in 0..<20 { _ = try await requester.request(.item(id: id)) }
+    #expect(source.refreshes == 0)
+    // Near its end (within a quarter of its life) it is refreshed ahead, once.
+    let ending = AccessToken(
+      value: "token-1", expiresAt: now.addingTimeInterval(1), issuedAt: now.addingTimeInterval(-4))
+    source.setToken(ending)
+    for id in 0..<20 { _ = try await requester.request(.item(id: id)) }
+    #expect(source.refreshes == 1)
+  }
+}

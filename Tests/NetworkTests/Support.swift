@@ -106,9 +106,20 @@ final class FakeTokenSource: AuthTokenSource {
   /// How long a refresh takes: long enough for concurrent requests to pile up on it.
   let refreshDelay: Duration
 
-  init(token: AccessToken?, refreshDelay: Duration = .milliseconds(50)) {
+  /// The statuses this source calls an authentication failure (the protocol's default: 401).
+  let rejectionStatuses: Set<Int>
+
+  init(
+    token: AccessToken?, refreshDelay: Duration = .milliseconds(50),
+    rejectionStatuses: Set<Int> = [401]
+  ) {
     state = Mutex(State(token: token))
     self.refreshDelay = refreshDelay
+    self.rejectionStatuses = rejectionStatuses
+  }
+
+  func isAuthenticationFailure(_ response: HTTPResponse) -> Bool {
+    rejectionStatuses.contains(response.status)
   }
 
   var currentAccessToken: AccessToken? { state.withLock { $0.token } }
@@ -140,10 +151,10 @@ final class FakeTokenSource: AuthTokenSource {
     }
   }
 
-  func invalidateSession(because failure: AuthenticationFailure) async {
+  func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure) async {
     state.withLock { state in
       state.invalidations.append(failure)
-      state.token = nil
+      if state.token == token { state.token = nil }
     }
   }
 }
@@ -186,7 +197,10 @@ func makeRequester(
       try Task.checkCancellation()
     }
   }
-  return HTTPRequester(transport: transport, plugins: plugins, configuration: configuration)
+  // The base URL is the current test's server: the origin the auth plugin sends tokens to.
+  return HTTPRequester(
+    baseURL: TestAPI.serverURL, transport: transport, plugins: plugins,
+    configuration: configuration)
 }
 
 /// Answers every request with the next of `statuses` (the last repeats), counting calls.

@@ -43,7 +43,7 @@ final class FixedTokenSource: AuthTokenSource {
   func refreshAccessToken() async throws -> AccessToken {
     throw HTTPError.authentication(.refreshFailed("no refresh in repository tests"))
   }
-  func invalidateSession(because failure: AuthenticationFailure) async {}
+  func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure) async {}
 }
 
 /// A demo backend reachable in the given mode, and requesters for it.

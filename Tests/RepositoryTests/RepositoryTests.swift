@@ -14,7 +14,7 @@ struct RepositoryTests {
     #expect(tokens.user.displayName == "Alice Kim")
     let refreshed = try await repo.refresh(refreshToken: tokens.refreshToken)
     #expect(refreshed.accessToken != tokens.accessToken)
-    try await repo.logout(accessToken: refreshed.accessToken)
+    try await repo.logout(refreshToken: refreshed.refreshToken)
     await #expect(throws: RepositoryError.unauthorized("The session has ended. Sign in again.")) {
       try await repo.refresh(refreshToken: refreshed.refreshToken)
     }

@@ -60,7 +60,8 @@ struct AuthServiceTests {
     #expect(service.sessionState.value == .signedOut)
     #expect(service.currentAccessToken == nil)
     #expect(try store.load() == nil)
-    #expect(repo.calls == ["login alice", "logout at-1"])
+    // The server is told by the refresh token, which outlives an expired access token.
+    #expect(repo.calls == ["login alice", "logout rt-1"])
   }
 
   @Test func refreshingReplacesAndSavesTheTokens() async throws {
@@ -81,9 +82,10 @@ struct AuthServiceTests {
     let store = InMemorySessionStore()
     let service = makeService(repo: repo, store: store)
     _ = try await service.login(username: "alice", password: "alice1234")
+    let token = try #require(service.currentAccessToken)
     await #expect(throws: ServiceError.self) { try await service.refreshAccessToken() }
     // The auth plugin calls this after a failed refresh:
-    await service.invalidateSession(because: .refreshFailed("refused"))
+    await service.invalidateSession(of: token, because: .refreshFailed("refused"))
     #expect(
       service.sessionState.value == .expired(reason: "Your session has ended. Sign in again."))
     #expect(service.currentAccessToken == nil)
@@ -91,12 +93,14 @@ struct AuthServiceTests {
   }
 
   @Test func theAuthPluginRefreshesThroughTheService() async throws {
-    // The service is the plugin's token source: an expired token is refreshed before sending.
+    // The service is the plugin's token source: a token about to expire is refreshed before
+    // sending. This one was issued an hour ago, minus five seconds.
     let repo = FakeAuthRepo()
     repo.setLoginResult(
-      .success(TokensModel(accessToken: "at-old", refreshToken: "rt-1", expiresIn: 0, user: .alice))
-    )
-    let service = makeService(repo: repo)
+      .success(
+        TokensModel(accessToken: "at-old", refreshToken: "rt-1", expiresIn: 3600, user: .alice)))
+    let service = AuthServiceImpl(
+      repo: repo, store: InMemorySessionStore(), now: { Date().addingTimeInterval(-3595) })
     _ = try await service.login(username: "alice", password: "alice1234")
     let plugin = AuthPlugin(source: service)
     struct Me: HTTPEndpoint {
@@ -105,7 +109,7 @@ struct AuthServiceTests {
     }
     let request = try await plugin.prepare(
       HTTPRequest(method: .get, url: URL(string: "http://demo/me")!),
-      context: HTTPCallContext(endpoint: Me()))
+      context: HTTPCallContext(endpoint: Me(), baseURL: URL(string: "http://demo")!))
     #expect(request.headers["Authorization"] == "Bearer at-2")
     #expect(repo.calls == ["login alice", "refresh rt-1"])
   }
@@ -145,6 +149,79 @@ struct AuthServiceTests {
     #expect(warning.message.contains("Starting signed out"))
     #expect(warning.message.contains("not a saved session"))
     #expect(!FileManager.default.fileExists(atPath: file.path))  // removed, so it warns once
+  }
+
+  @Test func aRefreshAnsweringAfterSignOutDoesNotBringTheSessionBack() async throws {
+    let repo = FakeAuthRepo()
+    let store = InMemorySessionStore()
+    let service = makeService(repo: repo, store: store)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    let states = Recorder()
+    let token = service.sessionState.observe { states.append("\($0)") }
+    defer { token.cancel() }
+    repo.refreshGate.close()
+    let refresh = Task { try await service.refreshAccessToken() }
+    await repo.refreshGate.waitForArrivals(1)
+    await service.logout()
+    repo.refreshGate.open()
+    await #expect(throws: AuthenticationFailure.sessionChanged) { try await refresh.value }
+    #expect(service.sessionState.value == .signedOut)
+    #expect(service.currentAccessToken == nil)
+    #expect(try store.load() == nil)
+    // The tokens the late answer brought are revoked, not kept.
+    // (The fake records a refresh when it answers, after the sign-out.)
+    #expect(repo.calls == ["login alice", "logout rt-1", "refresh rt-1", "logout rt-2"])
+    #expect(states.all.last == "signedOut")
+    #expect(!states.all.drop { $0 != "signedOut" }.contains { $0.hasPrefix("signedIn") })
+  }
+
+  @Test func aRefreshAnsweringAfterAnotherSignInDoesNotOverwriteIt() async throws {
+    let repo = FakeAuthRepo()
+    let store = InMemorySessionStore()
+    let service = makeService(repo: repo, store: store)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    repo.refreshGate.close()
+    let refresh = Task { try await service.refreshAccessToken() }
+    await repo.refreshGate.waitForArrivals(1)
+    repo.setLoginResult(.success(.tokens(for: .bob, suffix: "b")))
+    let bob = try await service.login(username: "bob", password: "bob1234")
+    repo.refreshGate.open()
+    await #expect(throws: AuthenticationFailure.sessionChanged) { try await refresh.value }
+    #expect(service.sessionState.value == .signedIn(bob))
+    #expect(service.currentAccessToken?.value == "at-b")
+    #expect(try store.load()?.user == bob)
+  }
+
+  @Test func aFailedRefreshOfAnOldSessionDoesNotEndTheNewOne() async throws {
+    let repo = FakeAuthRepo()
+    repo.setRefreshResult(.failure(.unauthorized("The session has ended. Sign in again.")))
+    let service = makeService(repo: repo)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    let aliceToken = try #require(service.currentAccessToken)
+    repo.refreshGate.close()
+    let refresh = Task { try await service.refreshAccessToken() }
+    await repo.refreshGate.waitForArrivals(1)
+    repo.setLoginResult(.success(.tokens(for: .bob, suffix: "b")))
+    let bob = try await service.login(username: "bob", password: "bob1234")
+    repo.refreshGate.open()
+    await #expect(throws: AuthenticationFailure.sessionChanged) { try await refresh.value }
+    // What the auth plugin does after a failed refresh names the token it tried to replace.
+    await service.invalidateSession(of: aliceToken, because: .refreshFailed("refused"))
+    #expect(service.sessionState.value == .signedIn(bob))
+    #expect(service.currentAccessToken?.value == "at-b")
+  }
+
+  @Test func aSessionRecordsWhenItsTokenWasIssuedSoTheLeewayFitsItsLifetime() async throws {
+    let repo = FakeAuthRepo()
+    repo.setLoginResult(
+      .success(TokensModel(accessToken: "at-1", refreshToken: "rt-1", expiresIn: 5, user: .alice)))
+    let service = makeService(repo: repo)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    let token = try #require(service.currentAccessToken)
+    #expect(token.lifetime == 5)
+    // A 5 s token with the default 10 s leeway is used for most of its life, not refreshed
+    // on every request.
+    #expect(!token.expires(within: .seconds(10)))
   }
 
   @Test func endingTheSessionFromTheServerPublishesExpired() async throws {

@@ -64,6 +64,11 @@ public final class CallGate: Sendable {
     }
   }
 
+  /// Holds every future call until ``open()``.
+  public func close() {
+    state.withLock { $0.isOpen = false }
+  }
+
   /// Lets every waiting and future call through.
   public func open() {
     let waiters = state.withLock { state in

@@ -14,6 +14,9 @@ public final class FakeAuthRepo: AuthRepo {
   }
 
   private let state: Mutex<State>
+  /// Holds `refresh` calls until opened (open by default), so a test can change the session
+  /// while a refresh is out.
+  public let refreshGate = CallGate()
 
   /// Creates the fake; sign-in and refresh succeed for `user` by default.
   public init(user: UserModel = .alice) {
@@ -23,7 +26,7 @@ public final class FakeAuthRepo: AuthRepo {
         refreshResult: .success(.tokens(for: user, suffix: "2"))))
   }
 
-  /// Every call, in order: `login alice`, `refresh rt-1`, `logout at-1`.
+  /// Every call, in order: `login alice`, `refresh rt-1`, `logout rt-1`.
   public var calls: [String] { state.withLock { $0.calls } }
 
   /// Sets what `login` returns.
@@ -53,16 +56,18 @@ public final class FakeAuthRepo: AuthRepo {
 
   /// The protocol requirement, answered from the fake's state.
   public func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel {
-    try state.withLock { state in
+    await refreshGate.enter("refresh \(refreshToken)")
+    defer { refreshGate.leave() }
+    return try state.withLock { state in
       state.calls.append("refresh \(refreshToken)")
       return state.refreshResult
     }.get()
   }
 
   /// The protocol requirement, answered from the fake's state.
-  public func logout(accessToken: String) async throws(RepositoryError) {
+  public func logout(refreshToken: String) async throws(RepositoryError) {
     try state.withLock { state in
-      state.calls.append("logout \(accessToken)")
+      state.calls.append("logout \(refreshToken)")
       return state.logoutResult
     }.get()
   }
@@ -248,6 +253,11 @@ extension UserModel {
   public static let alice = UserModel(
     id: 1, username: "alice", displayName: "Alice Kim", email: "alice@trellis.example",
     title: "iOS Engineer", bio: "")
+
+  /// The demo's second user.
+  public static let bob = UserModel(
+    id: 2, username: "bob", displayName: "Bob Lee", email: "bob@trellis.example",
+    title: "Backend Engineer", bio: "")
 }
 
 extension TokensModel {

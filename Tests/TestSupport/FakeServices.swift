@@ -74,7 +74,9 @@ public final class FakeAuthService: AuthService {
   }
 
   /// Ends the session.
-  public func invalidateSession(because failure: AuthenticationFailure) async {
+  public func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure)
+    async
+  {
     await endSession(reason: "\(failure)")
   }
 }

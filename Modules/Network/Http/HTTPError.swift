@@ -194,7 +194,7 @@ public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why authentication failed.
-public enum AuthenticationFailure: Sendable, Equatable, CustomStringConvertible {
+public enum AuthenticationFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// There is no session: the user is signed out.
   case notSignedIn
   /// Refreshing the token failed; the session was cleared.
@@ -203,6 +203,12 @@ public enum AuthenticationFailure: Sendable, Equatable, CustomStringConvertible 
   case refreshLoop(refreshes: Int, window: Duration)
   /// The server rejected the request even after a refresh and a replay.
   case rejected
+  /// The session the request was made for ended or was replaced (a sign-out, another
+  /// sign-in) while it waited for a token refresh.
+  case sessionChanged
+  /// The endpoint requires authentication but goes to this origin, which is neither the
+  /// requester's nor one the auth plugin allows: the token is not sent there.
+  case untrustedOrigin(String)
 
   /// A one-line explanation.
   public var description: String {
@@ -213,6 +219,10 @@ public enum AuthenticationFailure: Sendable, Equatable, CustomStringConvertible 
       "stopped after \(refreshes) token refreshes within \(window): the server keeps "
         + "rejecting new tokens"
     case .rejected: "the server rejected the credentials"
+    case .sessionChanged: "the session changed while the request waited"
+    case .untrustedOrigin(let origin):
+      "the token is not sent to \(origin), which is not the requester's origin (allow it "
+        + "with AuthPlugin(allowedOrigins:) or mark the endpoint as not requiring authentication)"
     }
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The outcome of one attempt: a response whose status the endpoint accepts, or an error.
 public typealias HTTPResult = Result<HTTPResponse, HTTPError>
 
@@ -11,10 +13,13 @@ public struct HTTPCallContext: Sendable {
   public var retries: [String: Int]
   /// When the current attempt was handed to the transport (set from `willSend` on).
   public var sentAt: ContinuousClock.Instant?
+  /// The requester's base URL: the origin its credentials belong to.
+  public var baseURL: URL?
 
   /// Creates a context for the first attempt.
-  public init(endpoint: any HTTPEndpoint) {
+  public init(endpoint: any HTTPEndpoint, baseURL: URL? = nil) {
     self.endpoint = endpoint
+    self.baseURL = baseURL
     attempt = 1
     retries = [:]
   }

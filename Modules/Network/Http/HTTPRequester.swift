@@ -61,7 +61,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
     let base = try HTTPRequest(
       endpoint: endpoint, baseURL: baseURL, encoder: configuration.encoder,
       defaultTimeout: configuration.defaultTimeout)
-    var context = HTTPCallContext(endpoint: endpoint)
+    var context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL)
     while true {
       if Task.isCancelled { throw .transport(TransportFailure(.cancelled)) }
       var request = base
@@ -111,7 +111,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
     var request = try HTTPRequest(
       endpoint: endpoint, baseURL: baseURL, encoder: configuration.encoder,
       defaultTimeout: configuration.defaultTimeout)
-    let context = HTTPCallContext(endpoint: endpoint)
+    let context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL)
     for plugin in plugins { request = try await plugin.prepare(request, context: context) }
     return request
   }
@@ -121,7 +121,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
   public func retryDecision(for response: HTTPResponse, endpoint: API, attempt: Int)
     async -> HTTPRetryDecision
   {
-    var context = HTTPCallContext(endpoint: endpoint)
+    var context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL)
     context.attempt = attempt
     let result = accepting(response, endpoint: endpoint)
     return switch await retryDecision(for: result, of: response.request, context: context) {

@@ -1,5 +1,7 @@
-/// `POST /auth/login`'s body.
-public struct CredentialsModel: Codable, Sendable, Equatable {
+/// `POST /auth/login`'s body. Its `description` never shows the password.
+public struct CredentialsModel: Codable, Sendable, Equatable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// The user name.
   public var username: String
   /// The password.
@@ -10,10 +12,18 @@ public struct CredentialsModel: Codable, Sendable, Equatable {
     self.username = username
     self.password = password
   }
+
+  /// `CredentialsModel(username: alice, password: <redacted>)`.
+  public var description: String { "CredentialsModel(username: \(username), password: <redacted>)" }
+  /// The same as ``description``.
+  public var debugDescription: String { description }
 }
 
-/// `POST /auth/refresh`'s and `POST /auth/logout`'s body.
-public struct RefreshTokenModel: Codable, Sendable, Equatable {
+/// `POST /auth/refresh`'s and `POST /auth/logout`'s body. Its `description` never shows the
+/// token.
+public struct RefreshTokenModel: Codable, Sendable, Equatable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// The refresh token.
   public var refreshToken: String
 
@@ -21,10 +31,18 @@ public struct RefreshTokenModel: Codable, Sendable, Equatable {
   public init(refreshToken: String) {
     self.refreshToken = refreshToken
   }
+
+  /// `RefreshTokenModel(<redacted>)`.
+  public var description: String { "RefreshTokenModel(<redacted>)" }
+  /// The same as ``description``.
+  public var debugDescription: String { description }
 }
 
-/// What sign-in and refresh return: the tokens and the user they belong to.
-public struct TokensModel: Codable, Sendable, Equatable {
+/// What sign-in and refresh return: the tokens and the user they belong to. Its
+/// `description` never shows a token.
+public struct TokensModel: Codable, Sendable, Equatable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// The bearer token for API calls.
   public var accessToken: String
   /// The token that buys a new access token; rotated on every refresh.
@@ -41,6 +59,13 @@ public struct TokensModel: Codable, Sendable, Equatable {
     self.expiresIn = expiresIn
     self.user = user
   }
+
+  /// `TokensModel(user: alice, expiresIn: 30, tokens: <redacted>)`.
+  public var description: String {
+    "TokensModel(user: \(user.username), expiresIn: \(expiresIn), tokens: <redacted>)"
+  }
+  /// The same as ``description``.
+  public var debugDescription: String { description }
 }
 
 /// The JSON body of every error response: `{"code": ..., "message": ..., "fields": {...}}`.

@@ -13,7 +13,15 @@ public final class AuthServiceImpl: AuthService {
   private let store: any SessionStore
   private let logger: Logger
   private let now: @Sendable () -> Date
-  private let session = Mutex<Session?>(nil)
+  private let state = Mutex(State())
+
+  /// The session and its generation. Every sign-in, sign-out and end of session starts a new
+  /// generation; a token refresh applies its answer only if the generation it started in is
+  /// still current, so a late answer never revives or overwrites a newer decision.
+  private struct State {
+    var session: Session?
+    var generation = 0
+  }
 
   /// Creates the service.
   ///
@@ -29,7 +37,7 @@ public final class AuthServiceImpl: AuthService {
   }
 
   /// The current session, if any.
-  public var currentSession: Session? { session.withLock { $0 } }
+  public var currentSession: Session? { state.withLock { $0.session } }
 
   // MARK: AuthService
 
@@ -44,10 +52,13 @@ public final class AuthServiceImpl: AuthService {
       try? store.clear()
       restored = nil
     }
-    session.withLock { $0 = restored }
-    let state: SessionState = restored.map { .signedIn($0.user) } ?? .signedOut
-    sessionState.send(state)
-    return state
+    state.withLock { state in
+      state.session = restored
+      state.generation += 1
+    }
+    let restoredState: SessionState = restored.map { .signedIn($0.user) } ?? .signedOut
+    sessionState.send(restoredState)
+    return restoredState
   }
 
   /// See ``AuthService/login(username:password:)``.
@@ -63,82 +74,134 @@ public final class AuthServiceImpl: AuthService {
       throw ServiceError(error)
     }
     let newSession = makeSession(tokens)
-    adopt(newSession)
+    state.withLock { state in
+      state.session = newSession
+      state.generation += 1
+      save(newSession)
+    }
     sessionState.send(.signedIn(newSession.user))
     logger.info("Signed in as \(newSession.user.username)")
     return newSession.user
   }
 
   /// See ``AuthService/logout()``. The local session always ends, even when the server
-  /// cannot be told.
+  /// cannot be told; the server is told by the refresh token, so a session whose access token
+  /// has expired is revoked too.
   public func logout() async {
-    let ended = session.withLock { session in
-      defer { session = nil }
-      return session
-    }
-    forgetSavedSession()
+    let ended = endCurrentSession()
     sessionState.send(.signedOut)
     guard let ended else { return }
-    do {
-      try await repo.logout(accessToken: ended.accessToken)
-    } catch {
-      logger.notice("Signed out locally; the server was not told: \(error)")
-    }
+    await revoke(ended, context: "Signed out locally; the server was not told")
   }
 
   /// See ``AuthService/endSession(reason:)``.
   public func endSession(reason: String) async {
-    let hadSession = session.withLock { session in
-      defer { session = nil }
-      return session != nil
+    let ended = endCurrentSession()
+    if ended != nil || sessionState.value.user != nil {
+      sessionState.send(.expired(reason: reason))
     }
-    forgetSavedSession()
-    if hadSession || sessionState.value.user != nil { sessionState.send(.expired(reason: reason)) }
   }
 
   // MARK: AuthTokenSource
 
   /// The session's access token.
   public var currentAccessToken: AccessToken? {
-    session.withLock { $0?.token }
+    state.withLock { $0.session?.token }
   }
 
   /// Exchanges the refresh token and saves the new session (the auth plugin never calls it
   /// twice at once).
+  ///
+  /// - Throws: `AuthenticationFailure.notSignedIn` when there is no session, and
+  ///   `AuthenticationFailure.sessionChanged` when the session ended or another began while
+  ///   the refresh was out: its answer is then dropped (and the tokens it brought revoked),
+  ///   never applied over the newer state.
   public func refreshAccessToken() async throws -> AccessToken {
-    guard let refreshToken = session.withLock({ $0?.refreshToken }) else {
-      throw ServiceError(.unauthorized, "There is no session to refresh.")
+    guard let (refreshToken, generation) = state.withLock({ state in
+      state.session.map { ($0.refreshToken, state.generation) }
+    }) else {
+      throw AuthenticationFailure.notSignedIn
     }
     let tokens: TokensModel
     do {
       tokens = try await repo.refresh(refreshToken: refreshToken)
     } catch {
+      guard state.withLock({ $0.generation }) == generation else {
+        throw AuthenticationFailure.sessionChanged
+      }
       throw ServiceError(error)
     }
     let refreshed = makeSession(tokens)
-    adopt(refreshed)
+    let applied = state.withLock { state -> Bool in
+      guard state.generation == generation, state.session != nil else { return false }
+      state.session = refreshed
+      save(refreshed)
+      return true
+    }
+    guard applied else {
+      logger.info("A token refresh answered after the session changed; its answer is dropped")
+      await revoke(refreshed, context: "The dropped refresh's tokens could not be revoked")
+      throw AuthenticationFailure.sessionChanged
+    }
     logger.info("Refreshed the access token")
     if sessionState.value.user != refreshed.user { sessionState.send(.signedIn(refreshed.user)) }
     return refreshed.token
   }
 
-  /// Ends the session after a failed refresh: the user must sign in again.
-  public func invalidateSession(because failure: AuthenticationFailure) async {
+  /// Ends the session `token` belongs to after its refresh failed: the user must sign in
+  /// again. A session that has ended or been replaced since is left alone.
+  public func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure)
+    async
+  {
+    let ended = state.withLock { state -> Session? in
+      guard let session = state.session, session.accessToken == token.value else { return nil }
+      state.session = nil
+      state.generation += 1
+      forgetSavedSession()
+      return session
+    }
+    guard ended != nil else { return }
     logger.warning("The session ended: \(failure)")
-    await endSession(reason: "Your session has ended. Sign in again.")
+    sessionState.send(.expired(reason: "Your session has ended. Sign in again."))
   }
 
   // MARK: Helpers
 
   private func makeSession(_ tokens: TokensModel) -> Session {
-    Session(
+    let issued = now()
+    return Session(
       accessToken: tokens.accessToken,
-      expiresAt: now().addingTimeInterval(TimeInterval(tokens.expiresIn)),
-      refreshToken: tokens.refreshToken, user: User(tokens.user))
+      expiresAt: issued.addingTimeInterval(TimeInterval(max(0, tokens.expiresIn))),
+      refreshToken: tokens.refreshToken, user: User(tokens.user), issuedAt: issued)
   }
 
-  private func adopt(_ newSession: Session) {
-    session.withLock { $0 = newSession }
+  /// Ends the current session, if any, and removes the saved one, starting a new generation;
+  /// returns the session that ended.
+  ///
+  /// The saved file is written and removed under the same lock as the session, so the file
+  /// always follows the last decision: a refresh that lands after a sign-out cannot write its
+  /// session back.
+  private func endCurrentSession() -> Session? {
+    state.withLock { state in
+      defer {
+        state.session = nil
+        state.generation += 1
+        forgetSavedSession()
+      }
+      return state.session
+    }
+  }
+
+  /// Tells the server to end `session`; a failure is only logged.
+  private func revoke(_ session: Session, context: String) async {
+    do {
+      try await repo.logout(refreshToken: session.refreshToken)
+    } catch {
+      logger.notice("\(context): \(error)")
+    }
+  }
+
+  private func save(_ newSession: Session) {
     do {
       try store.save(newSession)
     } catch {

@@ -3,7 +3,11 @@ import Network
 import Synchronization
 
 /// A signed-in session as it is saved: tokens, expiry, and the user.
-public struct Session: Sendable, Equatable, Codable {
+///
+/// Its `description` shows the user and the expiry, never a token.
+public struct Session: Sendable, Equatable, Codable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// The bearer token.
   public var accessToken: String
   /// When the bearer token expires.
@@ -12,19 +16,32 @@ public struct Session: Sendable, Equatable, Codable {
   public var refreshToken: String
   /// The signed-in user.
   public var user: User
+  /// When the bearer token was issued; `nil` in sessions saved before it was recorded.
+  public var issuedAt: Date?
 
   /// Creates a session.
-  public init(accessToken: String, expiresAt: Date, refreshToken: String, user: User) {
+  public init(
+    accessToken: String, expiresAt: Date, refreshToken: String, user: User, issuedAt: Date? = nil
+  ) {
     self.accessToken = accessToken
     self.expiresAt = expiresAt
     self.refreshToken = refreshToken
     self.user = user
+    self.issuedAt = issuedAt
   }
 
   /// The access token as the auth plugin takes it.
   public var token: AccessToken {
-    AccessToken(value: accessToken, expiresAt: expiresAt)
+    AccessToken(value: accessToken, expiresAt: expiresAt, issuedAt: issuedAt)
   }
+
+  /// `Session(user: alice, expires ...)`: the tokens are left out.
+  public var description: String {
+    "Session(user: \(user.username), expires \(expiresAt), tokens <redacted>)"
+  }
+
+  /// The same as ``description``.
+  public var debugDescription: String { description }
 }
 
 /// Keeps the session between launches.

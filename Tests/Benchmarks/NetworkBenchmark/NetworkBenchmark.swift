@@ -90,7 +90,7 @@ final class BenchmarkTokenSource: AuthTokenSource {
     return fresh
   }
 
-  func invalidateSession(because failure: AuthenticationFailure) async {}
+  func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure) async {}
 }
 
 /// Answers every request at once with an empty 200, so that only the requester and its

@@ -2,29 +2,44 @@ import Foundation
 
 /// Attaches the session's bearer token to requests that need one, and keeps it fresh.
 ///
-/// - Before sending, a token that expires within ``leeway`` is refreshed first.
-/// - On `401`, the plugin refreshes only if the request carried the current token; if the
-///   token changed meanwhile, the request is simply replayed with the newer one.
+/// - The token goes only to the requester's own origin (its base URL's scheme, host and
+///   port) and to ``allowedOrigins``: an endpoint that requires authentication but names
+///   another server fails with `.authentication(.untrustedOrigin)` before anything is sent.
+/// - Before sending, a token that expires within ``leeway`` (at most a quarter of its
+///   lifetime) is refreshed first.
+/// - When the token source says a response is an authentication failure (by default a
+///   `401`), the plugin refreshes only if the request carried the current token; if the token
+///   was refreshed meanwhile, the request is simply replayed with the newer one. A request
+///   made for a session that has since ended or been replaced fails with
+///   `.authentication(.sessionChanged)` instead of being replayed with another user's token.
 /// - However many requests need a refresh at once, one refresh call serves them all.
-/// - A request is replayed after a `401` at most once; a second `401` fails with
+/// - A request is replayed after a rejection at most once; a second one fails with
 ///   `.authentication(.rejected)`.
-/// - More than `maximumRefreshes` refreshes within `refreshWindow` fail with
+/// - More than `maximumRefreshes` refreshes after rejections within `refreshWindow` fail with
 ///   `.authentication(.refreshLoop)` instead of looping.
-/// - When a refresh fails, every waiting request fails with `.authentication(.refreshFailed)`
-///   and the token source is told to end the session.
+/// - When a refresh fails, every request waiting for it, and every later request that was
+///   sent with the same token, fails with the same `.authentication(.refreshFailed)`, and the
+///   token source is told to end that session.
 public struct AuthPlugin: HTTPPlugin {
   private let source: any AuthTokenSource
   private let refresher: TokenRefresher
-  /// How long before expiry a token is refreshed ahead of a request.
+  /// How long before expiry a token is refreshed ahead of a request (at most a quarter of its
+  /// lifetime).
   public let leeway: Duration
+  /// Origins besides the requester's own that receive the token.
+  public let allowedOrigins: Set<HTTPOrigin>
 
   /// Creates the plugin for `source` (FLo: `AuthPlugin(authService:)`).
+  ///
+  /// - Parameter allowedOrigins: Servers besides the requester's base URL that may receive
+  ///   the token (an API split over two hosts). Default: none.
   public init(
     source: any AuthTokenSource, leeway: Duration = .seconds(10), maximumRefreshes: Int = 3,
-    refreshWindow: Duration = .seconds(30)
+    refreshWindow: Duration = .seconds(30), allowedOrigins: Set<HTTPOrigin> = []
   ) {
     self.source = source
     self.leeway = leeway
+    self.allowedOrigins = allowedOrigins
     refresher = TokenRefresher(
       source: source, maximumRefreshes: maximumRefreshes, window: refreshWindow)
   }
@@ -37,34 +52,47 @@ public struct AuthPlugin: HTTPPlugin {
 
   /// Attaches `Authorization: Bearer <token>`, refreshing a token about to expire.
   ///
-  /// - Throws: `.authentication(.notSignedIn)` when there is no session.
+  /// - Throws: `.authentication(.notSignedIn)` when there is no session;
+  ///   `.authentication(.untrustedOrigin)` when the request goes to a server the token does
+  ///   not belong to.
   public func prepare(_ request: HTTPRequest, context: HTTPCallContext) async throws(HTTPError)
     -> HTTPRequest
   {
     guard context.endpoint.requiresAuthentication else { return request }
+    guard let origin = HTTPOrigin(request.url), trusts(origin, context: context) else {
+      throw .authentication(
+        .untrustedOrigin(HTTPOrigin(request.url)?.description ?? "an invalid URL"))
+    }
     guard var token = source.currentAccessToken else { throw .authentication(.notSignedIn) }
     if token.expires(within: leeway) {
-      token = try await refresher.freshToken(replacing: token.value)
+      token = try await refresher.freshToken(replacing: token.value, cause: .expiring)
     }
     var request = request
     request.headers["Authorization"] = "Bearer \(token.value)"
     return request
   }
 
-  /// On `401`: refresh (once for all waiting requests) and replay, at most once per request.
+  /// On an authentication failure: refresh (once for all waiting requests) and replay, at
+  /// most once per request.
   public func retryDecision(
     for result: HTTPResult, of request: HTTPRequest, context: HTTPCallContext
   ) async -> HTTPRetryDecision {
     guard context.endpoint.requiresAuthentication,
-      case .failure(.unacceptableStatus(let response)) = result, response.status == 401
+      case .failure(.unacceptableStatus(let response)) = result,
+      source.isAuthenticationFailure(response)
     else { return .doNotRetry }
     guard context.retries(by: name) == 0 else { return .fail(.authentication(.rejected)) }
     let sentToken = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) }
     do {
-      _ = try await refresher.freshToken(replacing: sentToken)
+      _ = try await refresher.freshToken(replacing: sentToken, cause: .rejected)
       return .retry(after: .zero)
     } catch {
       return .fail(error)
     }
+  }
+
+  private func trusts(_ origin: HTTPOrigin, context: HTTPCallContext) -> Bool {
+    if let base = context.baseURL.flatMap(HTTPOrigin.init), base == origin { return true }
+    return allowedOrigins.contains(origin)
   }
 }

@@ -1,24 +1,54 @@
 import Foundation
 
 /// A bearer token and when it stops being valid.
-public struct AccessToken: Sendable, Equatable, Codable {
+///
+/// Its `description` never shows the token itself.
+public struct AccessToken: Sendable, Equatable, Codable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// The token sent as `Authorization: Bearer <value>`.
   public var value: String
   /// When the token expires; `nil` when unknown.
   public var expiresAt: Date?
+  /// When the token was issued; with ``expiresAt`` it gives the token's lifetime, which bounds
+  /// how early the auth plugin refreshes it.
+  public var issuedAt: Date?
 
   /// Creates a token.
-  public init(value: String, expiresAt: Date?) {
+  public init(value: String, expiresAt: Date?, issuedAt: Date? = nil) {
     self.value = value
     self.expiresAt = expiresAt
+    self.issuedAt = issuedAt
+  }
+
+  /// How long the token is valid from issue to expiry, when both are known.
+  public var lifetime: TimeInterval? {
+    guard let expiresAt, let issuedAt else { return nil }
+    return expiresAt.timeIntervalSince(issuedAt)
   }
 
   /// Whether the token expires within `leeway` of `now` (or already has).
+  ///
+  /// When the lifetime is known the leeway is at most a quarter of it, so a token that lives
+  /// less than the leeway is still used for most of its life instead of being refreshed on
+  /// every request; a token without a positive lifetime is never refreshed ahead.
   public func expires(within leeway: Duration, of now: Date = Date()) -> Bool {
     guard let expiresAt else { return false }
-    let seconds = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
+    var seconds = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
+    if let lifetime {
+      guard lifetime > 0 else { return false }
+      seconds = min(seconds, lifetime / 4)
+    }
     return expiresAt.timeIntervalSince(now) <= seconds
   }
+
+  /// `AccessToken(<redacted>, expires ...)`.
+  public var description: String {
+    "AccessToken(<redacted>\(expiresAt.map { ", expires \($0)" } ?? ""))"
+  }
+
+  /// The same as ``description``.
+  public var debugDescription: String { description }
 }
 
 /// Where the ``AuthPlugin`` gets tokens: the auth service conforms (dependency inversion, so
@@ -31,8 +61,24 @@ public protocol AuthTokenSource: Sendable {
   /// Exchanges the session's refresh token for a new access token (one network call) and
   /// stores it, so that ``currentAccessToken`` returns it afterwards. The plugin never calls
   /// this concurrently.
+  ///
+  /// If the session changed while the call was out (a sign-out, another sign-in), the answer
+  /// must not be applied: throw ``AuthenticationFailure/sessionChanged`` (or
+  /// ``AuthenticationFailure/notSignedIn``) instead, and the plugin ends nothing.
   func refreshAccessToken() async throws -> AccessToken
 
-  /// The session cannot be refreshed: end it, so the user signs in again.
-  func invalidateSession(because failure: AuthenticationFailure) async
+  /// Refreshing `token` failed: end the session it belongs to, so the user signs in again,
+  /// unless that session has already ended or been replaced (then do nothing).
+  func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure) async
+
+  /// Whether `response` says the request's credentials were not accepted, so the plugin
+  /// should refresh the token and replay. Default: the status is `401`.
+  func isAuthenticationFailure(_ response: HTTPResponse) -> Bool
+}
+
+extension AuthTokenSource {
+  /// A `401 Unauthorized`.
+  public func isAuthenticationFailure(_ response: HTTPResponse) -> Bool {
+    response.status == 401
+  }
 }

@@ -5,13 +5,31 @@ import Synchronization
 /// once, one refresh call serves them all (Alamofire's `AuthenticationInterceptor` behaviour).
 ///
 /// A refresh runs in its own task: a waiting request that is cancelled stops waiting at once
-/// without cancelling the refresh the others wait for. Refreshes are counted in a sliding
-/// window; past the limit the refresher fails instead of looping.
+/// without cancelling the refresh the others wait for. Refreshes after a rejection (`401`) are
+/// counted in a sliding window; past the limit the refresher fails instead of looping.
+/// Refreshes ahead of expiry are not counted: a token is refreshed ahead at most once, and a
+/// token that never lived (no lifetime) is not refreshed ahead at all.
+///
+/// A failed refresh is remembered for the token it tried to replace: every request that was
+/// sent with that token, whenever its `401` arrives, fails with the same error instead of
+/// starting a refresh of its own.
 final class TokenRefresher: Sendable {
+  /// Why a token is being refreshed.
+  enum Cause {
+    /// It is about to expire (not counted by the loop guard).
+    case expiring
+    /// The server rejected it (counted by the loop guard).
+    case rejected
+  }
+
   private struct State {
-    var inFlight: Task<AccessToken, any Error>?
+    var inFlight: (replacing: String?, task: Task<AccessToken, any Error>)?
     var recentRefreshes: [ContinuousClock.Instant] = []
     var refreshCount = 0
+    /// The last refresh that failed: the token it tried to replace and the error.
+    var lastFailure: (token: String?, error: HTTPError)?
+    /// Which token replaced which, for the last few refreshes.
+    var lineage = TokenLineage()
   }
 
   private let source: any AuthTokenSource
@@ -31,14 +49,18 @@ final class TokenRefresher: Sendable {
   /// Returns a token newer than `staleToken`: the current one if it already differs (someone
   /// refreshed meanwhile), the one being fetched if a refresh is in flight, or a new one.
   ///
-  /// - Throws: `.authentication(.refreshFailed)` (the source is told to end the session),
-  ///   `.authentication(.refreshLoop)`, or `.transport(.cancelled)` if the caller is cancelled.
-  func freshToken(replacing staleToken: String?) async throws(HTTPError) -> AccessToken {
+  /// - Throws: `.authentication(.refreshFailed)` (the source is told to end the session), the
+  ///   same error again for a request sent with a token whose refresh failed,
+  ///   `.authentication(.notSignedIn)` when there is no session to refresh,
+  ///   `.authentication(.refreshLoop)`, or `.transport(.cancelled)` if the caller is
+  ///   cancelled.
+  func freshToken(replacing staleToken: String?, cause: Cause) async throws(HTTPError)
+    -> AccessToken
+  {
     let task: Task<AccessToken, any Error>
-    switch startOrJoin(replacing: staleToken) {
+    switch startOrJoin(replacing: staleToken, cause: cause) {
     case .current(let token): return token
-    case .loop(let refreshes):
-      throw .authentication(.refreshLoop(refreshes: refreshes, window: window))
+    case .fail(let error): throw error
     case .wait(let inFlight): task = inFlight
     }
     do {
@@ -54,36 +76,69 @@ final class TokenRefresher: Sendable {
 
   private enum Start {
     case current(AccessToken)
-    case loop(Int)
+    case fail(HTTPError)
     case wait(Task<AccessToken, any Error>)
   }
 
-  private func startOrJoin(replacing staleToken: String?) -> Start {
+  private func startOrJoin(replacing staleToken: String?, cause: Cause) -> Start {
     state.withLock { state in
-      if let inFlight = state.inFlight { return .wait(inFlight) }
-      if let current = source.currentAccessToken, let staleToken, current.value != staleToken {
-        return .current(current)
+      if let failure = state.lastFailure, failure.token == staleToken {
+        return .fail(failure.error)
       }
-      let now = ContinuousClock.now
-      state.recentRefreshes.removeAll { now - $0 > window }
-      guard state.recentRefreshes.count < maximumRefreshes else {
-        return .loop(state.recentRefreshes.count)
+      if let inFlight = state.inFlight, inFlight.replacing == staleToken || staleToken == nil {
+        return .wait(inFlight.task)
       }
-      state.recentRefreshes.append(now)
+      guard let current = source.currentAccessToken else {
+        return .fail(.authentication(.notSignedIn))
+      }
+      if let staleToken, current.value != staleToken {
+        // Refreshed meanwhile: replay with the newer token. Any other token belongs to a
+        // session begun since (a sign-in), which this request was not made for.
+        return state.lineage.isDescendant(current.value, of: staleToken)
+          ? .current(current) : .fail(.authentication(.sessionChanged))
+      }
+      if let inFlight = state.inFlight { return .wait(inFlight.task) }
+      if cause == .rejected {
+        let now = ContinuousClock.now
+        state.recentRefreshes.removeAll { now - $0 > window }
+        guard state.recentRefreshes.count < maximumRefreshes else {
+          return .fail(
+            .authentication(.refreshLoop(refreshes: state.recentRefreshes.count, window: window)))
+        }
+        state.recentRefreshes.append(now)
+      }
       state.refreshCount += 1
       let source = source
+      let replacing = current
       let task = Task { [weak self] () throws -> AccessToken in
-        defer { self?.state.withLock { $0.inFlight = nil } }
         do {
-          return try await source.refreshAccessToken()
+          let token = try await source.refreshAccessToken()
+          self?.finish(replacing: replacing.value, with: .success(token.value))
+          return token
         } catch {
-          let failure = AuthenticationFailure.refreshFailed("\(error)")
-          await source.invalidateSession(because: failure)
+          let failure: AuthenticationFailure =
+            (error as? AuthenticationFailure) ?? .refreshFailed("\(error)")
+          // Recorded before the session ends, so that a request whose 401 arrives after
+          // that gets this same error, not "signed out".
+          self?.finish(replacing: replacing.value, with: .failure(.authentication(failure)))
+          if case .refreshFailed = failure {
+            await source.invalidateSession(of: replacing, because: failure)
+          }
           throw HTTPError.authentication(failure)
         }
       }
-      state.inFlight = task
+      state.inFlight = (replacing.value, task)
       return .wait(task)
+    }
+  }
+
+  private func finish(replacing token: String, with outcome: Result<String, HTTPError>) {
+    state.withLock { state in
+      state.inFlight = nil
+      switch outcome {
+      case .success(let newToken): state.lineage.record(token, replacedBy: newToken)
+      case .failure(let error): state.lastFailure = (token, error)
+      }
     }
   }
 
@@ -99,6 +154,32 @@ final class TokenRefresher: Sendable {
     } onCancel: {
       once.resume(with: .failure(CancellationError()))
     }
+  }
+}
+
+/// The last few refreshes (old token to new), so that a request sent with an old token is
+/// replayed only with a token refreshed from it, never with another session's.
+struct TokenLineage {
+  private var successors: [String: String] = [:]
+  private var order: [String] = []
+  /// How many refreshes are remembered: more than requests can lag behind.
+  private static let capacity = 16
+
+  mutating func record(_ old: String, replacedBy new: String) {
+    successors[old] = new
+    order.append(old)
+    if order.count > Self.capacity { successors[order.removeFirst()] = nil }
+  }
+
+  /// Whether `token` was reached from `ancestor` by refreshes.
+  func isDescendant(_ token: String, of ancestor: String) -> Bool {
+    var current = ancestor
+    for _ in 0..<Self.capacity {
+      guard let next = successors[current] else { return false }
+      if next == token { return true }
+      current = next
+    }
+    return false
   }
 }
 

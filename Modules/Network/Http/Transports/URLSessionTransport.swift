@@ -157,7 +157,9 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
       urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
     }
     urlRequest.httpBody = request.body
-    urlRequest.timeoutInterval = (request.idleTimeout ?? request.timeout).seconds
+    // corelibs-foundation truncates the interval to whole seconds (0.5 s would time out at
+    // once), so it is rounded up; the deadline timer keeps a shorter total timeout exact.
+    urlRequest.timeoutInterval = max(1, (request.idleTimeout ?? request.timeout).seconds.rounded(.up))
     return urlRequest
   }
 

@@ -1,0 +1,41 @@
+import Testing
+
+@testable import Trellis
+
+@Suite("Command-line options")
+struct ConfigurationTests {
+  private func parse(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> AppConfiguration
+  {
+    try AppConfiguration(
+      arguments: arguments, environment: environment, standardInputIsTerminal: true)
+  }
+
+  @Test(arguments: [
+    "http://127.0.0.1:8080", "http://localhost:8080", "http://127.0.0.2", "http://[::1]:8080",
+    "https://api.example.com",
+  ])
+  func aServerOnThisMachineOrOverHTTPSIsAccepted(url: String) throws {
+    #expect(try parse(["--server", url]).server?.absoluteString == url)
+  }
+
+  @Test func plainHTTPToAnotherMachineIsRefusedWithTheReasonUnlessAllowed() throws {
+    for arguments in [["--server", "http://10.0.0.5:8080"], ["--server", "http://api.example.com"]]
+    {
+      #expect {
+        try parse(arguments)
+      } throws: { error in
+        guard case .invalid(let message) = error as? AppConfiguration.ParseError else {
+          return false
+        }
+        return message.contains("unencrypted") && message.contains("--allow-insecure-http")
+      }
+    }
+    // The environment variable is checked the same way.
+    #expect(throws: AppConfiguration.ParseError.self) {
+      try parse([], environment: ["TRELLIS_SERVER": "http://api.example.com"])
+    }
+    let allowed = try parse(["--allow-insecure-http", "--server", "http://10.0.0.5:8080"])
+    #expect(allowed.server?.host == "10.0.0.5")
+  }
+}
