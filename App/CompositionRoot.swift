@@ -48,7 +48,11 @@ enum CompositionRoot {
       transport = StubTransport(responder: embedded.router)
       baseURL = URL(string: "http://embedded.trellis")!
     }
-    let loggingPlugin = LoggingPlugin(logger: Logger(category: "HTTP"))
+    // At debug level and below, requests are also logged as cURL lines with their JSON and
+    // form bodies, secrets redacted.
+    let verbose = configuration.logLevel <= .debug
+    let loggingPlugin = LoggingPlugin(
+      logger: Logger(category: "HTTP"), logsCurl: verbose, logsBodies: verbose)
     let retryPlugin = RetryPlugin()
 
     // MARK: Auth service and its plugin

@@ -62,6 +62,7 @@ extension DemoBackend {
         status: 401,
         body: Wire.Failure(code: "invalid_credentials", message: "Wrong username or password."))
     }
+    announce(tokens)
     return .json(tokens)
   }
 
@@ -90,6 +91,7 @@ extension DemoBackend {
         body: Wire.Failure(
           code: "invalid_refresh_token", message: "The session has ended. Sign in again."))
     }
+    announce(tokens)
     return .json(tokens)
   }
 }

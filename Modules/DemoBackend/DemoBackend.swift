@@ -21,6 +21,7 @@ public final class DemoBackend: Sendable {
   let events = Broadcast<DemoEvent>()
   let eventLog = Mutex(DemoEventLog())
   let now: @Sendable () -> Date
+  let tokenObservers = Mutex<[@Sendable (String) -> Void]>([])
 
   /// Creates a backend with the seed data.
   ///
@@ -81,6 +82,21 @@ public final class DemoBackend: Sendable {
     guard let userID else { return false }
     publish(name: "session.revoked", json: ["reason": "revoked"], to: [userID])
     return true
+  }
+
+  /// Calls `observer` with every access and refresh token the backend issues from now on:
+  /// for tests that check no secret reaches a log.
+  public func observeIssuedTokens(_ observer: @escaping @Sendable (String) -> Void) {
+    tokenObservers.withLock { $0.append(observer) }
+  }
+
+  /// Tells the token observers about `tokens`.
+  func announce(_ tokens: Wire.Tokens) {
+    let observers = tokenObservers.withLock { $0 }
+    for observer in observers {
+      observer(tokens.accessToken)
+      observer(tokens.refreshToken)
+    }
   }
 
   // MARK: Shared helpers

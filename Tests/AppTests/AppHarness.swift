@@ -31,12 +31,12 @@ final class AppHarness {
   private(set) var server: LoopbackServer?
   private(set) var transcript: [String] = []
 
-  init(_ mode: Mode) throws {
+  init(_ mode: Mode, arguments extraArguments: [String] = []) throws {
     let clock = clock
     backend = DemoBackend(configuration: .instant, now: { clock.now })
     dataDirectory = FileManager.default.temporaryDirectory
       .appendingPathComponent("trellis-app-\(UUID().uuidString)", isDirectory: true)
-    var arguments = ["--data-dir", dataDirectory.path, "--instant"]
+    var arguments = ["--data-dir", dataDirectory.path, "--instant"] + extraArguments
     if mode == .loopback {
       let server = try LoopbackServer(router: backend.router)
       self.server = server

@@ -77,4 +77,26 @@ struct LoggerTests {
     let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
   }
+
+  @Test func caseNamePrivacyWritesTheCaseWithoutItsPayload() {
+    enum Action { case setPassword(String), signIn, move(x: Int, y: Int) }
+    struct Plain { var password = "hunter2" }
+    let sink = MemoryLogSink()
+    let logger = Logger(category: "Test", sink: sink, minimumLevel: .trace)
+    logger.debug("\(Action.setPassword("hunter2"), privacy: .caseName)")
+    logger.debug("\(Action.signIn, privacy: .caseName) \(Action.move(x: 1, y: 2), privacy: .caseName)")
+    logger.debug("\(Plain(), privacy: .caseName)")
+    #expect(sink.messages == ["setPassword", "signIn move", "Plain"])
+  }
+
+  @Test @MainActor func anActionDroppedAfterStopIsLoggedWithoutItsPayload() {
+    let sink = MemoryLogSink()
+    let reactor = ScriptReactor(
+      logger: Logger(category: "ScriptReactor", sink: sink, minimumLevel: .trace))
+    reactor.send("first")
+    reactor.stop()
+    reactor.send("password hunter2")
+    #expect(sink.messages.contains { $0.hasPrefix("Dropped an action sent after stop()") })
+    #expect(!sink.messages.contains { $0.contains("hunter2") })
+  }
 }

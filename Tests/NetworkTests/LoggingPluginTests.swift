@@ -1,7 +1,7 @@
 import Core
 import Foundation
 import LoopbackServer
-import Network
+@testable import Network
 import Testing
 
 @Suite("LoggingPlugin")
@@ -56,5 +56,46 @@ struct LoggingPluginTests {
       plugins: [LoggingPlugin(logger: Logger(category: "HTTP", sink: sink, minimumLevel: .error))])
     _ = try await requester.request(.item(id: 1))
     #expect(sink.records.isEmpty)
+  }
+
+  @Test func aTokenInTheQueryIsRedactedInEveryLine() async throws {
+    struct Tokenized: HTTPEndpoint {
+      var baseURL: URL? { TestAPI.serverURL }
+      var path: String { "/items/1" }
+      var method: HTTPMethod { .get }
+      var requiresAuthentication: Bool { false }
+      var query: [URLQueryItem] {
+        [URLQueryItem(name: "access_token", value: "query-secret"), .init(name: "page", value: "2")]
+      }
+    }
+    let sink = MemoryLogSink()
+    let router = Router()
+    router.get("/items/:id") { _ in .status(500) }
+    try await withServer(router) { _ in
+      let requester = HTTPRequester<Tokenized>(
+        transport: URLSessionTransport(),
+        plugins: [
+          LoggingPlugin(
+            logger: Logger(category: "HTTP", sink: sink, minimumLevel: .trace), logsCurl: true,
+            logsBodies: true)
+        ])
+      _ = try? await requester.request(Tokenized())
+    }
+    #expect(sink.messages.contains("→ GET /items/1?access_token=<redacted>&page=2"))
+    #expect(sink.messages.count >= 3)
+    for line in sink.messages { #expect(!line.contains("query-secret"), "\(line)") }
+  }
+
+  @Test func textBodiesAndLargeBodiesAreLoggedBySizeOnly() {
+    let plugin = LoggingPlugin(logsBodies: true, maximumLoggedBodySize: 64)
+    let text = plugin.redactedBody(Data("my password is hunter2".utf8), contentType: "text/plain")
+    #expect(text == "<22 bytes of text/plain>")
+    let big = Data(("{\"name\":\"" + String(repeating: "x", count: 100) + "\"}").utf8)
+    #expect(plugin.redactedBody(big, contentType: "application/json").hasPrefix("<111 bytes"))
+    let small = plugin.redactedBody(
+      Data(#"{"newPassword":"x1","name":"a"}"#.utf8), contentType: "application/json")
+    #expect(small == #"{"name":"a","newPassword":"<redacted>"}"#)
+    let optedIn = LoggingPlugin(logsBodies: true, logsTextBodies: true)
+    #expect(optedIn.redactedBody(Data("hello".utf8), contentType: "text/plain") == "hello")
   }
 }

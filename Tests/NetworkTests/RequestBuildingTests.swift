@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import LoopbackServer
 import Network
@@ -84,12 +85,56 @@ struct RequestBuildingTests {
   @Test func curlRenderingRedactsSecrets() throws {
     var request = try build(.login(username: "alice", password: "hunter2"))
     request.headers["Authorization"] = "Bearer secret-token"
-    let curl = request.curlCommand { name, value in
-      name.lowercased() == "authorization" ? "<redacted>" : value
-    }
+    request.headers["X-CSRF-Token"] = "csrf-secret"
+    request.url = URL(string: "https://api.test/login?access_token=query-secret&page=2")!
+    let curl = request.curlCommand()
     #expect(curl.hasPrefix("curl -X POST"))
     #expect(curl.contains("'Authorization: <redacted>'"))
-    #expect(!curl.contains("secret-token"))
+    #expect(curl.contains("access_token=<redacted>&page=2"))
+    #expect(curl.contains("--data-binary '<"))  // the body by size only, unless rendered
+    for secret in ["secret-token", "csrf-secret", "query-secret", "hunter2"] {
+      #expect(!curl.contains(secret))
+    }
+  }
+
+  @Test func descriptionsNeverShowASecret() throws {
+    var request = try build(.login(username: "alice", password: "hunter2"))
+    request.headers["Authorization"] = "Bearer secret-token"
+    request.headers["Cookie"] = "session=cookie-secret"
+    request.url = URL(string: "https://user:url-secret@api.test/x?api_key=query-secret#id_token=frag")!
+    let response = HTTPResponse(
+      status: 200, headers: ["Set-Cookie": "sid=set-cookie-secret"],
+      body: Data(#"{"access_token":"body-secret"}"#.utf8), request: request)
+    let token = AccessToken(value: "access-secret", expiresAt: nil)
+    let texts = [
+      "\(request)", String(reflecting: request), "\(request.headers)", "\(response)",
+      String(reflecting: response), "\(token)", String(reflecting: token), request.target,
+      "\(HTTPError.unacceptableStatus(response))",
+    ]
+    for text in texts {
+      for secret in [
+        "secret-token", "cookie-secret", "url-secret", "query-secret", "frag", "hunter2",
+        "set-cookie-secret", "body-secret", "access-secret",
+      ] {
+        #expect(!text.contains(secret), "\(text) shows \(secret)")
+      }
+    }
+    #expect("\(request)".contains("api.test/x"))
+  }
+
+  @Test func theSecretListMatchesNamesInAnySpelling() {
+    let redactor = SecretRedactor.standard
+    for name in [
+      "X-Auth-Token", "x-access-token", "X-CSRF-Token", "X-API-Key", "Proxy-Authorization",
+      "Set-Cookie", "apiKey", "api_key", "API-KEY", "id_token", "client_secret", "newPassword",
+      "new_password", "otp", "secret", "sessionId", "session_id", "accessToken",
+    ] {
+      #expect(redactor.isSensitive(name), "\(name)")
+    }
+    for name in ["Accept", "page", "username", "title"] { #expect(!redactor.isSensitive(name)) }
+    #expect(
+      redactor.redacting(formEncoded: "user=a&otp=123456&new%5Fpassword=x")
+        == "user=a&otp=<redacted>&new%5Fpassword=<redacted>")
   }
 
   @Test func idempotentMethods() {

@@ -4,6 +4,10 @@ public enum LogPrivacy: Sendable {
   case `public`
   /// The value is replaced by `<redacted>`: tokens, passwords, personal data.
   case secret
+  /// Only the name of the value's enum case is written, never its payload: `setPassword`
+  /// for `.setPassword("hunter2")`. For actions, mutations and events, whose payloads may be
+  /// anything the user typed. A value that is not an enum is written as its type's name.
+  case caseName
 }
 
 /// A log message built by string interpolation, where each value can be marked secret.
@@ -31,6 +35,17 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
   /// The placeholder written in place of a secret value.
   public static let redactedPlaceholder = "<redacted>"
 
+  /// The name of `value`'s enum case without its payload, or its type's name when it is not
+  /// an enum.
+  public static func caseName(of value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum else { return "\(type(of: value))" }
+    if let label = mirror.children.first?.label { return label }
+    // A case without a payload: its description is its name, unless the type prints itself.
+    return value is any CustomStringConvertible || value is any CustomDebugStringConvertible
+      ? "\(type(of: value))" : String(describing: value)
+  }
+
   /// Builds a `LogMessage`, honouring `privacy:` on each interpolated value.
   public struct StringInterpolation: StringInterpolationProtocol {
     var output = ""
@@ -50,6 +65,7 @@ public struct LogMessage: Sendable, ExpressibleByStringInterpolation, CustomStri
       switch privacy {
       case .public: output += String(describing: value)
       case .secret: output += LogMessage.redactedPlaceholder
+      case .caseName: output += LogMessage.caseName(of: value)
       }
     }
   }

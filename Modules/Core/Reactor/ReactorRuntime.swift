@@ -179,7 +179,7 @@ public final class ReactorRuntime<R: ReactorProtocol> {
       return
     }
     guard !storage.pointee.isStopped else {
-      reactor.logger.debug("Dropped an action sent after stop(): \(action)")
+      reactor.logger.debug("Dropped an action sent after stop(): \(action, privacy: .caseName)")
       return
     }
     var action = action

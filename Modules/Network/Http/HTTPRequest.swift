@@ -55,26 +55,24 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   }
 
   /// The request as a `curl` command line, for debugging logs. Sensitive header values and
-  /// query items are always redacted; `redactor` may redact more, and is also given the body
-  /// as `"body"`.
-  public func curlCommand(redactor: SecretRedactorFunction? = nil) -> String {
+  /// query items are always redacted.
+  ///
+  /// - Parameter body: How the body is printed (a redacting renderer); by default only its
+  ///   size, since a body may carry a password.
+  public func curlCommand(body describeBody: (@Sendable (Data) -> String)? = nil) -> String {
     var parts = ["curl", "-X", method.rawValue]
     for field in headers {
       let value =
         SecretRedactor.standard.isSensitive(field.name)
-        ? LogMessage.redactedPlaceholder : (redactor?(field.name, field.value) ?? field.value)
+        ? LogMessage.redactedPlaceholder : field.value
       parts += ["-H", Self.quoted("\(field.name): \(value)")]
     }
     if let body, !body.isEmpty {
-      let text = redactor.map { $0("body", String(decoding: body, as: UTF8.self)) }
-      parts += ["--data-binary", Self.quoted(text ?? "<\(body.count) bytes>")]
+      parts += ["--data-binary", Self.quoted(describeBody?(body) ?? "<\(body.count) bytes>")]
     }
     parts.append(Self.quoted(redactedURL))
     return parts.joined(separator: " ")
   }
-
-  /// Maps a header name (or `"body"`) and value to the value to print.
-  public typealias SecretRedactorFunction = @Sendable (String, String) -> String
 
   /// `GET /path?query`, the header names with secret values redacted, and the body's size.
   public var description: String {

@@ -2,8 +2,10 @@ import Core
 import Foundation
 
 /// Logs one line per request and one per outcome through Core's `Logger`, with secrets
-/// redacted: `Authorization` and other sensitive headers always, and sensitive JSON or form
-/// body fields when bodies are logged.
+/// redacted: sensitive query items (`?access_token=`) in every URL it prints, `Authorization`
+/// and the other sensitive headers always, and sensitive JSON or form body fields when bodies
+/// are logged. Plain-text bodies are not logged unless asked for (a text body has no field
+/// names to redact by), and no body longer than ``maximumLoggedBodySize`` is parsed or printed.
 ///
 /// ```
 /// [info] [HTTP] → GET /me
@@ -15,6 +17,9 @@ public struct LoggingPlugin: HTTPPlugin {
   private let redactor: SecretRedactor
   private let logsCurl: Bool
   private let logsBodies: Bool
+  private let logsTextBodies: Bool
+  /// The longest body (in bytes) that is parsed and printed; a longer one is logged by size.
+  public let maximumLoggedBodySize: Int
 
   /// Creates the plugin.
   ///
@@ -22,15 +27,23 @@ public struct LoggingPlugin: HTTPPlugin {
   ///   - logger: Where lines go (category `HTTP` by default).
   ///   - redactor: Decides which header and body fields are secret.
   ///   - logsCurl: Also log each request as a `curl` command (at `debug`), secrets redacted.
-  ///   - logsBodies: Also log request and response bodies (at `debug`), secrets redacted.
+  ///   - logsBodies: Also log JSON and form request and response bodies (at `debug`),
+  ///     secrets redacted.
+  ///   - logsTextBodies: Also log `text/*` bodies as they are. Off by default: nothing in free
+  ///     text can be told apart as a secret.
+  ///   - maximumLoggedBodySize: The longest body parsed and printed; longer ones are logged by
+  ///     size only.
   public init(
-    logger: Logger = Logger(category: "HTTP"), redactor: SecretRedactor = SecretRedactor(),
-    logsCurl: Bool = false, logsBodies: Bool = false
+    logger: Logger = Logger(category: "HTTP"), redactor: SecretRedactor = .standard,
+    logsCurl: Bool = false, logsBodies: Bool = false, logsTextBodies: Bool = false,
+    maximumLoggedBodySize: Int = 4096
   ) {
     self.logger = logger
     self.redactor = redactor
     self.logsCurl = logsCurl
     self.logsBodies = logsBodies
+    self.logsTextBodies = logsTextBodies
+    self.maximumLoggedBodySize = maximumLoggedBodySize
   }
 
   /// `"logging"`.
@@ -42,7 +55,10 @@ public struct LoggingPlugin: HTTPPlugin {
     let attempt = context.attempt > 1 ? " (attempt \(context.attempt))" : ""
     logger.info("→ \(request.method) \(request.target)\(attempt)")
     if logsCurl, logger.isEnabled(.debug) {
-      logger.debug("\(request.curlCommand(redactor: redactionFunction(for: request)))")
+      let contentType = request.headers["Content-Type"]
+      let plugin = self
+      logger.debug(
+        "\(request.curlCommand { plugin.redactedBody($0, contentType: contentType) })")
     }
     if logsBodies, logger.isEnabled(.debug), let body = request.body, !body.isEmpty {
       logger.debug(
@@ -77,18 +93,12 @@ public struct LoggingPlugin: HTTPPlugin {
     )
   }
 
-  private func redactionFunction(for request: HTTPRequest) -> HTTPRequest.SecretRedactorFunction {
-    let plugin = self
-    let contentType = request.headers["Content-Type"]
-    return { name, value in
-      if name == "body" { return plugin.redactedBody(Data(value.utf8), contentType: contentType) }
-      return plugin.redactor.isSensitive(name) ? LogMessage.redactedPlaceholder : value
-    }
-  }
-
-  /// The body as text with sensitive JSON or form fields redacted; other bodies by size.
+  /// The body as text with sensitive JSON or form fields redacted; other bodies, and any body
+  /// longer than ``maximumLoggedBodySize``, by size.
   func redactedBody(_ body: Data, contentType: String?) -> String {
     let type = contentType?.lowercased() ?? ""
+    let bySize = "<\(body.count) bytes of \(type.isEmpty ? "unknown type" : type)>"
+    guard body.count <= maximumLoggedBodySize else { return bySize }
     if type.contains("json"), let object = try? JSONSerialization.jsonObject(with: body) {
       let redacted = redactor.redacting(jsonObject: object)
       if let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys]) {
@@ -96,14 +106,10 @@ public struct LoggingPlugin: HTTPPlugin {
       }
     }
     if type.contains("x-www-form-urlencoded") {
-      return String(decoding: body, as: UTF8.self).split(separator: "&").map { pair in
-        let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-        return redactor.isSensitive(name.removingPercentEncoding ?? name)
-          ? "\(name)=\(LogMessage.redactedPlaceholder)" : String(pair)
-      }.joined(separator: "&")
+      return redactor.redacting(formEncoded: String(decoding: body, as: UTF8.self))
     }
-    if type.hasPrefix("text/") { return String(decoding: body, as: UTF8.self) }
-    return "<\(body.count) bytes of \(type.isEmpty ? "unknown type" : type)>"
+    if type.hasPrefix("text/"), logsTextBodies { return String(decoding: body, as: UTF8.self) }
+    return bySize
   }
 
   static func milliseconds(_ duration: Duration) -> Int64 {
