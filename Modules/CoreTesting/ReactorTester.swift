@@ -110,7 +110,7 @@ public final class ReactorTester<R: ReactorProtocol> {
   ) async throws -> [Output] {
     guard await wait(until: { outputs.count >= count }) else {
       throw ReactorTestFailure(
-        "Timed out after \(timeout) waiting for \(description()); "
+        "Timed out after \(timeout.readable) waiting for \(description()); "
           + "received only: \(Self.describe(outputs))",
         location: location)
     }
@@ -144,7 +144,7 @@ public final class ReactorTester<R: ReactorProtocol> {
     }
     if !effectsFinished {
       throw ReactorTestFailure(
-        "\(reactor.runningEffectCount) effect(s) still running after \(timeout). Cancel them, "
+        "\(reactor.runningEffectCount) effect(s) still running after \(timeout.readable). Cancel them, "
           + "assert what they emit, or set isExhaustive = false.",
         location: location)
     }

@@ -204,18 +204,22 @@ public final class LoopbackServer: Sendable {
     return outcome.withLock { $0 }
   }
 
-  /// Runs a streaming handler the same way; returns `false` if the client left.
+  /// Runs a streaming handler the same way; returns `false` if the client left or the
+  /// handler cut the response short (the connection is then closed, or reset).
   private func stream(
     _ write: @escaping @Sendable (ChunkWriter) async throws -> Void, on connection: Connection
   ) -> Bool {
     let done = Atomic<Bool>(false)
+    let failure = Mutex<(any Error)?>(nil)
     let executor = ConnectionExecutor()
     defer { executor.detach() }
     let writer = SocketChunkWriter(connection: connection)
     let task = Task(executorPreference: executor) {
       do {
         try await write(writer)
-      } catch {}
+      } catch {
+        failure.withLock { $0 = error }
+      }
       done.store(true, ordering: .releasing)
     }
     let finished = executor.run(
@@ -226,6 +230,10 @@ public final class LoopbackServer: Sendable {
       clientDisconnects.update { $0 += 1 }
       // Let the cancelled handler finish before the socket is closed and its number reused.
       _ = executor.run(until: { done.load(ordering: .acquiring) }, stoppingIf: { false })
+      return false
+    }
+    if let error = failure.withLock({ $0 }) {
+      if error as? ServerResponse.Fault == .reset { connection.resetOnClose() }
       return false
     }
     return connection.write(Data("0\r\n\r\n".utf8))

@@ -8,12 +8,15 @@ public struct ServerResponse: Sendable {
     /// All at once, with `Content-Length`.
     case data(Data)
     /// Over time with chunked encoding (an event stream). The closure writes chunks until it
-    /// returns or the client goes away (then writes throw and the task is cancelled).
+    /// returns (the response then ends cleanly) or the client goes away (then writes throw and
+    /// the task is cancelled). If the closure throws, the response is cut short: the
+    /// connection closes without the final chunk, or is reset when it throws
+    /// ``Fault/reset``, so tests can drop a stream mid-event.
     case stream(@Sendable (ChunkWriter) async throws -> Void)
   }
 
-  /// Faults a test can ask the server to commit.
-  public enum Fault: Sendable, Equatable {
+  /// Faults a test can ask the server to commit; a streaming body may also throw one.
+  public enum Fault: Error, Sendable, Equatable {
     /// Send the status line, headers and half of the body, then close the connection.
     case closeMidResponse
     /// Reset the connection (TCP RST) without answering.

@@ -20,8 +20,9 @@ struct ConfigurationTests {
   }
 
   @Test func plainHTTPToAnotherMachineIsRefusedWithTheReasonUnlessAllowed() throws {
-    for arguments in [["--server", "http://10.0.0.5:8080"], ["--server", "http://api.example.com"]]
-    {
+    for arguments in [
+      ["--server", "http://10.0.0.5:8080"], ["--server", "http://api.example.com"],
+    ] {
       #expect {
         try parse(arguments)
       } throws: { error in

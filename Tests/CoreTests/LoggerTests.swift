@@ -79,12 +79,17 @@ struct LoggerTests {
   }
 
   @Test func caseNamePrivacyWritesTheCaseWithoutItsPayload() {
-    enum Action { case setPassword(String), signIn, move(x: Int, y: Int) }
+    enum Action {
+      case setPassword(String)
+      case signIn
+      case move(x: Int, y: Int)
+    }
     struct Plain { var password = "hunter2" }
     let sink = MemoryLogSink()
     let logger = Logger(category: "Test", sink: sink, minimumLevel: .trace)
     logger.debug("\(Action.setPassword("hunter2"), privacy: .caseName)")
-    logger.debug("\(Action.signIn, privacy: .caseName) \(Action.move(x: 1, y: 2), privacy: .caseName)")
+    logger.debug(
+      "\(Action.signIn, privacy: .caseName) \(Action.move(x: 1, y: 2), privacy: .caseName)")
     logger.debug("\(Plain(), privacy: .caseName)")
     #expect(sink.messages == ["setPassword", "signIn move", "Plain"])
   }

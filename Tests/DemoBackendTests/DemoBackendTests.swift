@@ -306,7 +306,7 @@ struct DemoBehaviourTests {
     backend.createTaskElsewhere(projectID: 4, title: "Not for alice")  // alice is not a member
     backend.createTaskElsewhere(projectID: 1, title: "Made by Carol")
     var events: [ServerSentEvent] = []
-    while events.isEmpty, let chunk = try await chunks.next() { events += parser.feed(chunk) }
+    while events.isEmpty, let chunk = try await chunks.next() { events += try parser.feed(chunk) }
     #expect(events.map(\.event) == ["task.created"])
     #expect(events.first?.data.contains("Made by Carol") == true)
 
@@ -318,7 +318,7 @@ struct DemoBehaviourTests {
     var replayed: [ServerSentEvent] = []
     var replayChunks = replay.body.makeAsyncIterator()
     while replayed.isEmpty, let chunk = try await replayChunks.next() {
-      replayed += replayParser.feed(chunk)
+      replayed += try replayParser.feed(chunk)
     }
     #expect(replayed.map(\.id) == events.map(\.id))
   }
@@ -336,7 +336,8 @@ struct DemoBehaviourTests {
     #expect(backend.revokeSessions(of: "alice"))
     var parser = ServerSentEventParser()
     var events: [ServerSentEvent] = []
-    for try await chunk in stream.body { events += parser.feed(chunk) }  // ends after revocation
+    // The stream ends after the revocation.
+    for try await chunk in stream.body { events += try parser.feed(chunk) }
     #expect(events.map(\.event) == ["session.revoked"])
     #expect(await client.call(.get, "/me", token: tokens.accessToken).status == 401)
     #expect(!backend.revokeSessions(of: "nobody"))
@@ -353,7 +354,7 @@ struct DemoBehaviourTests {
     var freshEvents: [ServerSentEvent] = []
     var freshChunks = fresh.body.makeAsyncIterator()
     while freshEvents.isEmpty, let chunk = try await freshChunks.next() {
-      freshEvents += freshParser.feed(chunk)
+      freshEvents += try freshParser.feed(chunk)
     }
     #expect(freshEvents.map(\.event) == ["task.created"])
   }

@@ -283,7 +283,9 @@ struct AuthPluginEdgeTests {
     let expected = HTTPError.authentication(
       .refreshFailed(#"APIErrorBody(error: "refresh token revoked")"#))
     let others = errors.filter { $0 != expected }
-    #expect(others.isEmpty, "\(others.count) of 1000 got another error, first: \(String(describing: others.first))")
+    #expect(
+      others.isEmpty,
+      "\(others.count) of 1000 got another error, first: \(String(describing: others.first))")
     #expect(source.refreshes == 1)
     #expect(source.currentAccessToken == nil)
     // Signed out now: a request fails at once, with no refresh attempt.

@@ -1,9 +1,10 @@
 import Core
 import Foundation
 import LoopbackServer
-import Network
 import Synchronization
 import Testing
+
+@testable import Network
 
 @Suite("EventStreamClient over the loopback server")
 struct EventStreamTests {
@@ -143,6 +144,122 @@ struct EventStreamTests {
       consumer.cancel()
       await consumer.value
       #expect(attempts >= 3)
+    }
+  }
+
+  /// How the first connection ends, part way through the stream.
+  enum Cut: String, CaseIterable, CustomStringConvertible {
+    case betweenEvents, afterDataBeforeBlankLine, midLine, reset
+    var description: String { rawValue }
+  }
+
+  @Test(arguments: Cut.allCases)
+  func everyEventArrivesExactlyOnceInOrderAcrossACutConnection(cut: Cut) async throws {
+    let all = ["one", "two", "three", "four", "end"]
+    let connections = Recorder<String>()
+    let router = Router()
+    router.get("/events") { request in
+      let lastID = request.headers["Last-Event-ID"]
+      connections.append(lastID ?? "none")
+      let first = connections.values.count == 1
+      // The server resumes after the id the client names, as servers do.
+      let start = lastID.flatMap(Int.init) ?? 0
+      return .stream { writer in
+        if first {
+          try await writer.write(Data("id: 1\ndata: one\n\n".utf8))
+          switch cut {
+          case .betweenEvents:
+            try await writer.write(Data("id: 2\ndata: two\n\n".utf8))
+            throw ServerResponse.Fault.closeMidResponse
+          case .afterDataBeforeBlankLine:
+            try await writer.write(Data("id: 2\ndata: two\n".utf8))
+            throw ServerResponse.Fault.closeMidResponse
+          case .midLine:
+            try await writer.write(Data("id: 2\ndata: tw".utf8))
+            throw ServerResponse.Fault.closeMidResponse
+          case .reset:
+            try await writer.write(Data("id: 2\ndata: two\n".utf8))
+            throw ServerResponse.Fault.reset
+          }
+        }
+        for (index, name) in all.enumerated() where index >= start {
+          try await writer.writeEvent(id: "\(index + 1)", data: name)
+        }
+        try await Task.sleep(for: .seconds(30))
+      }
+    }
+    try await withServer(router) { _ in
+      var policy = EventStreamClient.ReconnectPolicy()
+      policy.initialDelay = .milliseconds(10)
+      policy.minimumDelay = .milliseconds(10)
+      let stream = EventStreamClient(
+        endpoint: TestAPI.events,
+        requester: makeRequester(plugins: [AuthPlugin(source: FakeTokenSource(token: freshToken()))]
+        ),
+        transport: URLSessionTransport(), policy: policy)
+      var received: [String] = []
+      for await event in stream.events() {
+        received.append(event.data)
+        if event.data == "end" { break }
+      }
+      #expect(received == all)
+      #expect(connections.values.count == 2)
+      #expect(connections.values.last == (cut == .betweenEvents ? "2" : "1"))
+    }
+  }
+
+  @Test func theReconnectDelayStaysWithinThePolicyWhateverTheServerAsks() {
+    var policy = EventStreamClient.ReconnectPolicy()
+    policy.minimumDelay = .milliseconds(250)
+    policy.maximumDelay = .seconds(30)
+    let stream = EventStreamClient(policy: policy) { _, _ throws(HTTPError) in
+      throw .transport(TransportFailure(.cannotConnect))
+    }
+    for attempt in [1, 2, 10, 100, Int.max] {
+      for server in [Duration.zero, .milliseconds(1), .milliseconds(Int.max), nil] {
+        let delay = stream.backoff(attempt: attempt, serverDelay: server)
+        #expect(
+          delay >= .milliseconds(250) && delay <= .seconds(30),
+          "\(attempt) \(String(describing: server))")
+      }
+    }
+  }
+
+  @Test func aLineOverTheLimitClosesTheConnectionInsteadOfGrowing() async throws {
+    let connections = Recorder<Int>()
+    let router = Router()
+    router.get("/events") { _ in
+      connections.append(1)
+      let first = connections.values.count == 1
+      return .stream { writer in
+        if first {
+          // 200 KB without a line break.
+          for _ in 0..<20 { try await writer.write(Data(repeating: 0x61, count: 10_000)) }
+          try await Task.sleep(for: .seconds(30))
+        }
+        try await writer.writeEvent(data: "fine")
+        try await Task.sleep(for: .seconds(30))
+      }
+    }
+    try await withServer(router) { _ in
+      var policy = EventStreamClient.ReconnectPolicy()
+      policy.initialDelay = .milliseconds(10)
+      policy.minimumDelay = .milliseconds(10)
+      policy.maximumLineLength = 16 * 1024
+      let stream = EventStreamClient(
+        endpoint: TestAPI.events,
+        requester: makeRequester(plugins: [AuthPlugin(source: FakeTokenSource(token: freshToken()))]
+        ),
+        transport: URLSessionTransport(), policy: policy)
+      let reasons = Recorder<String>()
+      let token = stream.state.observe { state in
+        if case .lost(let reason, _) = state { reasons.append(reason) }
+      }
+      defer { token.cancel() }
+      var iterator = stream.events().makeAsyncIterator()
+      let event = await iterator.next()
+      #expect(event?.data == "fine")
+      #expect(reasons.values.first == "the server sent a line longer than 16384 bytes")
     }
   }
 }

@@ -1,8 +1,9 @@
 import Core
 import Foundation
 import LoopbackServer
-@testable import Network
 import Testing
+
+@testable import Network
 
 @Suite("LoggingPlugin")
 struct LoggingPluginTests {
@@ -65,7 +66,10 @@ struct LoggingPluginTests {
       var method: HTTPMethod { .get }
       var requiresAuthentication: Bool { false }
       var query: [URLQueryItem] {
-        [URLQueryItem(name: "access_token", value: "query-secret"), .init(name: "page", value: "2")]
+        [
+          URLQueryItem(name: "access_token", value: "query-secret"),
+          .init(name: "page", value: "2"),
+        ]
       }
     }
     let sink = MemoryLogSink()

@@ -19,7 +19,8 @@ private final class Witness: Sendable {
     for method in [HTTPMethod.get, .post] {
       router.add(method, "/landing") { request in
         let body = String(decoding: request.body, as: UTF8.self)
-        seen.append("\(request.method) auth=\(request.headers["Authorization"] ?? "-") body=\(body)")
+        seen.append(
+          "\(request.method) auth=\(request.headers["Authorization"] ?? "-") body=\(body)")
         return .json(Item(id: 2, name: "elsewhere"))
       }
     }
@@ -101,10 +102,12 @@ struct RedirectTests {
         } catch {
           // A 307 would re-post the password to the other origin: refused.
           #expect(status == 307)
-          #expect(error == .redirectRefused(
-            RedirectRefusal(
-              status: 307, from: error.redirectFrom!, to: URL(string: witness.landing)!,
-              reason: .bodyToAnotherOrigin)))
+          #expect(
+            error
+              == .redirectRefused(
+                RedirectRefusal(
+                  status: 307, from: error.redirectFrom!, to: URL(string: witness.landing)!,
+                  reason: .bodyToAnotherOrigin)))
         }
       }
     }
@@ -154,7 +157,9 @@ struct RedirectTests {
         original: URL(string: original)!, from: URL(string: original)!, status: 302,
         followed: followed, next: request)
     }
-    #expect(throws: RedirectRefusal.self) { try decide("https://a.test/x", "http://a.test/y").get() }
+    #expect(throws: RedirectRefusal.self) {
+      try decide("https://a.test/x", "http://a.test/y").get()
+    }
     let sameOrigin = try decide("https://a.test/x", "https://A.test:443/y").get()
     #expect(sameOrigin.value(forHTTPHeaderField: "Authorization") == "Bearer t")
     let otherPort = try decide("http://a.test/x", "http://a.test:8080/y").get()

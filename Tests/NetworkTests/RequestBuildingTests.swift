@@ -101,7 +101,8 @@ struct RequestBuildingTests {
     var request = try build(.login(username: "alice", password: "hunter2"))
     request.headers["Authorization"] = "Bearer secret-token"
     request.headers["Cookie"] = "session=cookie-secret"
-    request.url = URL(string: "https://user:url-secret@api.test/x?api_key=query-secret#id_token=frag")!
+    request.url = URL(
+      string: "https://user:url-secret@api.test/x?api_key=query-secret#id_token=frag")!
     let response = HTTPResponse(
       status: 200, headers: ["Set-Cookie": "sid=set-cookie-secret"],
       body: Data(#"{"access_token":"body-secret"}"#.utf8), request: request)

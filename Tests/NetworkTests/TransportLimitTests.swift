@@ -80,7 +80,8 @@ struct TransportLimitTests {
 
   @Test func aBodyCutMidTransferIsALostConnectionAndAnIdempotentRequestIsRetried() async throws {
     let calls = StatusSequence([
-      .fault(.closeMidResponse, partOf: .json(Item(id: 1, name: String(repeating: "x", count: 4000)))),
+      .fault(
+        .closeMidResponse, partOf: .json(Item(id: 1, name: String(repeating: "x", count: 4000)))),
       .json(Item(id: 1, name: "whole")),
     ])
     let router = Router()

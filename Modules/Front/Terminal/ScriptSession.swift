@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Drives a window from a script, one command per line (`tap Sign in`, `type username alice`,
@@ -82,7 +83,7 @@ public final class ScriptSession {
     switch command {
     case .wait(let text), .expect(let text):
       guard await waitForText(text) else {
-        return "\"\(text)\" did not appear within \(options.timeout)"
+        return "\"\(text)\" did not appear within \(options.timeout.readable)"
       }
     case .expectNot(let text):
       if window.text.contains(text) { return "\"\(text)\" is on the screen" }
@@ -112,7 +113,7 @@ public final class ScriptSession {
     let window = window
     while window.isBusy {
       guard ContinuousClock.now < deadline else {
-        return "the app is still busy after \(options.timeout) (screens: "
+        return "the app is still busy after \(options.timeout.readable) (screens: "
           + window.busyScreens.joined(separator: ", ") + ")"
       }
       // Whichever comes first: the screens go idle, or the deadline.

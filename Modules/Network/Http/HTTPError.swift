@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Why a request failed: the one error type ``HTTPRequester`` throws.
@@ -216,7 +217,7 @@ public enum AuthenticationFailure: Error, Sendable, Equatable, CustomStringConve
     case .notSignedIn: "not signed in"
     case .refreshFailed(let reason): "the session could not be refreshed (\(reason))"
     case .refreshLoop(let refreshes, let window):
-      "stopped after \(refreshes) token refreshes within \(window): the server keeps "
+      "stopped after \(refreshes) token refreshes within \(window.readable): the server keeps "
         + "rejecting new tokens"
     case .rejected: "the server rejected the credentials"
     case .sessionChanged: "the session changed while the request waited"

@@ -17,6 +17,15 @@ public enum EventStreamState: Sendable, Equatable {
 /// exponential backoff (or the server's `retry:`), resends `Last-Event-ID`, and publishes its
 /// connection state. It stops when the task iterating its events is cancelled.
 ///
+/// Its guarantees follow the WHATWG standard: each connection gets a parser of its own, so an
+/// event cut off by a dropped connection is discarded, never glued onto the next connection's
+/// first event; `Last-Event-ID` names the last event actually delivered, so a server that
+/// resumes from it delivers every event exactly once, in order, across reconnects. The delay
+/// before reconnecting stays within ``ReconnectPolicy/minimumDelay`` and
+/// ``ReconnectPolicy/maximumDelay`` whatever the server's `retry:` says, and a line or event
+/// over the parser's limits closes the connection (then reconnects) instead of exhausting
+/// memory.
+///
 /// The body is delivered incrementally by a ``StreamingHTTPTransport``: on Linux
 /// ``URLSessionTransport`` receives it chunk by chunk through its session delegate, so
 /// events arrive as the server sends them, with no polling.
@@ -30,8 +39,15 @@ public final class EventStreamClient: Sendable {
   public struct ReconnectPolicy: Sendable {
     /// The first delay, before jitter; a server's `retry:` replaces it.
     public var initialDelay: Duration = .seconds(1)
+    /// The shortest delay, whatever the server asks (`retry: 0` must not become a tight
+    /// reconnect loop).
+    public var minimumDelay: Duration = .milliseconds(250)
     /// The longest delay.
     public var maximumDelay: Duration = .seconds(30)
+    /// The longest line accepted from the server, in bytes.
+    public var maximumLineLength = 64 * 1024
+    /// The largest event accepted from the server, in bytes.
+    public var maximumEventSize = 1024 * 1024
 
     /// The default policy.
     public init() {}
@@ -90,7 +106,7 @@ public final class EventStreamClient: Sendable {
   }
 
   private func run(_ output: AsyncStream<ServerSentEvent>.Continuation) async {
-    var parser = ServerSentEventParser()
+    var lastEventID: String?
     var attempt = 0
     var serverDelay: Duration?
     defer {
@@ -102,7 +118,7 @@ public final class EventStreamClient: Sendable {
       state.send(.connecting(attempt: attempt))
       let reason: String
       do {
-        let response = try await connect(parser.lastEventID, attempt)
+        let response = try await connect(lastEventID, attempt)
         if response.status == 204 {
           logger.notice("The event stream ended: the server answered 204 No Content")
           return
@@ -116,13 +132,20 @@ public final class EventStreamClient: Sendable {
         state.send(.open)
         logger.info("Event stream open")
         attempt = 0
+        // A parser per connection: what was left of an event when a connection ended goes
+        // with it.
+        var parser = ServerSentEventParser(
+          lastEventID: lastEventID, maximumLineLength: policy.maximumLineLength,
+          maximumEventSize: policy.maximumEventSize)
         for try await chunk in response.body {
-          for event in parser.feed(chunk) {
-            if let retry = event.retry { serverDelay = retry }
-            output.yield(event)
-          }
+          let events = try parser.feed(chunk)
+          serverDelay = parser.reconnectionTime ?? serverDelay
+          for event in events { output.yield(event) }
+          lastEventID = parser.lastEventID
         }
         reason = "the server closed the stream"
+      } catch let error as ServerSentEventError {
+        reason = "\(error)"
       } catch let error as HTTPError {
         if error.isCancellation || Task.isCancelled { return }
         if case .authentication = error {
@@ -136,16 +159,22 @@ public final class EventStreamClient: Sendable {
       }
       let delay = backoff(attempt: max(attempt, 1), serverDelay: serverDelay)
       state.send(.lost(reason: reason, retryIn: delay))
-      logger.notice("Event stream lost (\(reason)); reconnecting in \(delay)")
+      logger.notice("Event stream lost (\(reason)); reconnecting in \(delay.readable)")
       do { try await sleep(delay) } catch { return }
     }
   }
 
   /// The wait before reconnection attempt `attempt + 1`: the server's `retry:` or the
-  /// initial delay, doubled for each failed attempt in a row, capped, with jitter.
+  /// initial delay, doubled for each failed attempt in a row, with jitter, always within the
+  /// policy's minimum and maximum.
   func backoff(attempt: Int, serverDelay: Duration?) -> Duration {
-    let base = serverDelay ?? policy.initialDelay
-    let exponential = base * (1 << min(attempt - 1, 16))
-    return min(exponential, policy.maximumDelay) * Double.random(in: 0.8...1)
+    let base = clamped(serverDelay ?? policy.initialDelay)
+    // `base` is at most the maximum (30 s by default), so the doubling cannot overflow.
+    let exponential = base * (1 << min(max(attempt - 1, 0), 16))
+    return clamped(min(exponential, policy.maximumDelay) * Double.random(in: 0.8...1))
+  }
+
+  private func clamped(_ delay: Duration) -> Duration {
+    max(policy.minimumDelay, min(delay, policy.maximumDelay))
   }
 }

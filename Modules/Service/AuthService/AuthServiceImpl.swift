@@ -117,9 +117,11 @@ public final class AuthServiceImpl: AuthService {
   ///   the refresh was out: its answer is then dropped (and the tokens it brought revoked),
   ///   never applied over the newer state.
   public func refreshAccessToken() async throws -> AccessToken {
-    guard let (refreshToken, generation) = state.withLock({ state in
-      state.session.map { ($0.refreshToken, state.generation) }
-    }) else {
+    guard
+      let (refreshToken, generation) = state.withLock({ state in
+        state.session.map { ($0.refreshToken, state.generation) }
+      })
+    else {
       throw AuthenticationFailure.notSignedIn
     }
     let tokens: TokensModel

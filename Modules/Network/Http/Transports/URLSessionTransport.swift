@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Synchronization
 
@@ -159,7 +160,8 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
     urlRequest.httpBody = request.body
     // corelibs-foundation truncates the interval to whole seconds (0.5 s would time out at
     // once), so it is rounded up; the deadline timer keeps a shorter total timeout exact.
-    urlRequest.timeoutInterval = max(1, (request.idleTimeout ?? request.timeout).seconds.rounded(.up))
+    urlRequest.timeoutInterval = max(
+      1, (request.idleTimeout ?? request.timeout).seconds.rounded(.up))
     return urlRequest
   }
 
@@ -329,7 +331,7 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
       self?.stop(
         identifier,
         because: .transport(
-          TransportFailure(.timedOut, detail: "no complete response within \(timeout)")))
+          TransportFailure(.timedOut, detail: "no complete response within \(timeout.readable)")))
     }
     route.deadline = deadline
     routes.withLock { $0[identifier] = route }
