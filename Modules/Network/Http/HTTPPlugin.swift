@@ -13,13 +13,21 @@ public struct HTTPCallContext: Sendable {
   public var retries: [String: Int]
   /// When the current attempt was handed to the transport (set from `willSend` on).
   public var sentAt: ContinuousClock.Instant?
-  /// The requester's base URL: the origin its credentials belong to.
+  /// The requester's base URL.
   public var baseURL: URL?
+  /// The origin of ``baseURL``: the server the requester's credentials belong to.
+  public var origin: HTTPOrigin?
 
   /// Creates a context for the first attempt.
   public init(endpoint: any HTTPEndpoint, baseURL: URL? = nil) {
+    self.init(endpoint: endpoint, baseURL: baseURL, origin: baseURL.flatMap(HTTPOrigin.init))
+  }
+
+  /// Creates a context with the base URL's origin already computed (a requester does it once).
+  init(endpoint: any HTTPEndpoint, baseURL: URL?, origin: HTTPOrigin?) {
     self.endpoint = endpoint
     self.baseURL = baseURL
+    self.origin = origin
     attempt = 1
     retries = [:]
   }

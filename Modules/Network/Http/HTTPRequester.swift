@@ -33,6 +33,8 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
 
   /// The server of endpoints that do not name their own.
   public let baseURL: URL?
+  /// The origin of ``baseURL``, computed once.
+  private let origin: HTTPOrigin?
   private let transport: any HTTPTransport
   private let plugins: [any HTTPPlugin]
   private let configuration: Configuration
@@ -44,6 +46,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
     configuration: Configuration = Configuration()
   ) {
     self.baseURL = baseURL
+    origin = baseURL.flatMap(HTTPOrigin.init)
     self.transport = transport
     self.plugins = plugins
     self.configuration = configuration
@@ -61,7 +64,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
     let base = try HTTPRequest(
       endpoint: endpoint, baseURL: baseURL, encoder: configuration.encoder,
       defaultTimeout: configuration.defaultTimeout)
-    var context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL)
+    var context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL, origin: origin)
     while true {
       if Task.isCancelled { throw .transport(TransportFailure(.cancelled)) }
       var request = base
@@ -111,7 +114,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
     var request = try HTTPRequest(
       endpoint: endpoint, baseURL: baseURL, encoder: configuration.encoder,
       defaultTimeout: configuration.defaultTimeout)
-    let context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL)
+    let context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL, origin: origin)
     for plugin in plugins { request = try await plugin.prepare(request, context: context) }
     return request
   }
@@ -121,7 +124,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
   public func retryDecision(for response: HTTPResponse, endpoint: API, attempt: Int)
     async -> HTTPRetryDecision
   {
-    var context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL)
+    var context = HTTPCallContext(endpoint: endpoint, baseURL: baseURL, origin: origin)
     context.attempt = attempt
     let result = accepting(response, endpoint: endpoint)
     return switch await retryDecision(for: result, of: response.request, context: context) {

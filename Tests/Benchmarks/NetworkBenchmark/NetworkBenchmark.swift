@@ -158,7 +158,7 @@ struct NetworkBenchmark {
     let source = BenchmarkTokenSource(expired: false)
     let quietLogger = Logger(category: "HTTP", minimumLevel: .error)
     let requester = HTTPRequester<BenchmarkAPI>(
-      transport: URLSessionTransport(),
+      baseURL: server.baseURL, transport: URLSessionTransport(),
       plugins: [AuthPlugin(source: source), LoggingPlugin(logger: quietLogger)])
 
     let raw: @Sendable (Int) async throws -> Void = { id in
@@ -189,7 +189,7 @@ struct NetworkBenchmark {
       }
     }
     let unbounded = HTTPRequester<BenchmarkAPI>(
-      transport: URLSessionTransport(maximumResponseSize: nil),
+      baseURL: server.baseURL, transport: URLSessionTransport(maximumResponseSize: nil),
       plugins: [AuthPlugin(source: source), LoggingPlugin(logger: quietLogger)])
     let viaUnbounded: @Sendable (Int) async throws -> Void = { id in
       _ = try await BenchmarkAPI.$server.withValue(server.baseURL) {
@@ -259,7 +259,7 @@ struct NetworkBenchmark {
 
     // The chain alone: the same requester setup on a transport that answers immediately.
     let immediate = HTTPRequester<BenchmarkAPI>(
-      transport: ImmediateTransport(),
+      baseURL: BenchmarkAPI.server, transport: ImmediateTransport(),
       plugins: [AuthPlugin(source: source), LoggingPlugin(logger: quietLogger)])
     let chainCount = options.requests * 10
     var chainSamples: [Double] = []
@@ -274,7 +274,8 @@ struct NetworkBenchmark {
     // Single-flight refresh: every request starts on an expired token at once.
     let expiredSource = BenchmarkTokenSource(expired: true)
     let refreshing = HTTPRequester<BenchmarkAPI>(
-      transport: URLSessionTransport(), plugins: [AuthPlugin(source: expiredSource)])
+      baseURL: server.baseURL, transport: URLSessionTransport(),
+      plugins: [AuthPlugin(source: expiredSource)])
     try await withThrowingTaskGroup(of: Void.self) { group in
       for id in 0..<options.refreshRequests {
         group.addTask {

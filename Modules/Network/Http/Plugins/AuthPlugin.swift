@@ -92,7 +92,6 @@ public struct AuthPlugin: HTTPPlugin {
   }
 
   private func trusts(_ origin: HTTPOrigin, context: HTTPCallContext) -> Bool {
-    if let base = context.baseURL.flatMap(HTTPOrigin.init), base == origin { return true }
-    return allowedOrigins.contains(origin)
+    context.origin == origin || allowedOrigins.contains(origin)
   }
 }
