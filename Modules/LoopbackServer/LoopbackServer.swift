@@ -24,14 +24,43 @@ import Synchronization
 /// for tests and a demo. While a handler runs, the connection is watched; if the client
 /// hangs up, the handler's task is cancelled and the hang-up is counted in
 /// ``clientDisconnects``.
+///
+/// Hostile clients are expected (``Limits``): a request is parsed with every size checked
+/// before use and answered 400, 408, 413, 431 or 505 when it breaks a rule; every read has a
+/// deadline, every write a send timeout, and connections beyond the maximum are answered 503
+/// and closed, so slow or idle clients cannot hold every thread. A transient `accept` failure
+/// (out of descriptors, a connection aborted before it was accepted) is retried with a short
+/// back-off; only ``stop()`` ends the accept loop.
 public final class LoopbackServer: Sendable {
-  /// One request the server received.
+  /// What the server accepts from a client, and for how long it waits.
+  public struct Limits: Sendable {
+    /// The longest the whole request head may take to arrive, from its first byte.
+    public var headerTimeout: Duration = .seconds(10)
+    /// The longest a connection may stay silent: between requests, and within a body.
+    public var idleTimeout: Duration = .seconds(60)
+    /// The longest one write to a client may block (a client that does not read).
+    public var sendTimeout: Duration = .seconds(30)
+    /// The most connections served at once; more are answered 503 and closed.
+    public var maximumConnections = 256
+    /// The largest request head, in bytes.
+    public var maximumHeadSize = 64 * 1024
+    /// The most header fields in one request.
+    public var maximumHeaderFields = 100
+    /// The largest request body, in bytes.
+    public var maximumBodySize = 64 * 1024 * 1024
+
+    /// Limits for a development server.
+    public init() {}
+  }
+
+  /// One request the server received, as recorded for tests (sensitive header values are
+  /// redacted).
   public struct LoggedRequest: Sendable {
     /// The method.
     public var method: HTTPMethod
     /// The path, without the query.
     public var path: String
-    /// The header fields.
+    /// The header fields, sensitive values (`Authorization`, `Cookie`, ...) redacted.
     public var headers: HTTPHeaders
   }
 
@@ -42,10 +71,14 @@ public final class LoopbackServer: Sendable {
   /// How many times a client hung up while its request was being answered (a cancelled
   /// request, a closed event stream).
   public let clientDisconnects = Relay(0)
+  /// The server's limits.
+  public let limits: Limits
 
   private let router: Router
   private let listener: Int32
   private let logger: Logger
+  private let recordedRequestLimit: Int
+  private let acceptConnection: @Sendable (Int32) -> (descriptor: Int32, error: Int32)
   private let state = Mutex(State())
   private let finished = DispatchGroup()
 
@@ -54,16 +87,41 @@ public final class LoopbackServer: Sendable {
     var connections: Set<Int32> = []
     var requests: [LoggedRequest] = []
     var acceptedConnections = 0
+    var refusedConnections = 0
+    var acceptFailures = 0
   }
 
   /// Starts listening on 127.0.0.1 at `port` (0 picks a free port) and serving `router`.
   ///
+  /// - Parameters:
+  ///   - limits: What clients may send and how long they may take.
+  ///   - recordedRequests: How many of the latest requests ``requests`` keeps, for tests;
+  ///     `0` (the default) keeps none, so a long-running server holds no memory per request.
   /// - Throws: ``LoopbackServerError`` when the socket cannot be opened, bound or listened on.
-  public init(
-    router: Router, port: Int = 0, logger: Logger = Logger(category: "LoopbackServer")
+  public convenience init(
+    router: Router, port: Int = 0, limits: Limits = Limits(), recordedRequests: Int = 0,
+    logger: Logger = Logger(category: "LoopbackServer")
+  ) throws {
+    try self.init(
+      router: router, port: port, limits: limits, recordedRequests: recordedRequests,
+      logger: logger,
+      accept: { listener in
+        let descriptor = Glibc.accept(listener, nil, nil)
+        return (descriptor, descriptor < 0 ? errno : 0)
+      })
+  }
+
+  /// The designated initializer, with the `accept` call replaceable so tests can inject its
+  /// failures.
+  init(
+    router: Router, port: Int, limits: Limits, recordedRequests: Int, logger: Logger,
+    accept: @escaping @Sendable (Int32) -> (descriptor: Int32, error: Int32)
   ) throws {
     self.router = router
     self.logger = logger
+    self.limits = limits
+    recordedRequestLimit = max(0, recordedRequests)
+    acceptConnection = accept
     let socket = try Self.listeningSocket(port: port)
     listener = socket.descriptor
     self.port = socket.port
@@ -84,7 +142,7 @@ public final class LoopbackServer: Sendable {
     stop()
   }
 
-  /// Every request received so far, oldest first.
+  /// The latest requests received (at most `recordedRequests` of them), oldest first.
   public var requests: [LoggedRequest] {
     state.withLock { $0.requests }
   }
@@ -92,6 +150,21 @@ public final class LoopbackServer: Sendable {
   /// How many TCP connections have been accepted (keep-alive reuses them).
   public var acceptedConnections: Int {
     state.withLock { $0.acceptedConnections }
+  }
+
+  /// How many connections were answered 503 because ``Limits/maximumConnections`` were open.
+  public var refusedConnections: Int {
+    state.withLock { $0.refusedConnections }
+  }
+
+  /// How many times `accept` failed and was retried.
+  public var acceptFailures: Int {
+    state.withLock { $0.acceptFailures }
+  }
+
+  /// How many connections are open now.
+  public var openConnections: Int {
+    state.withLock { $0.connections.count }
   }
 
   /// Stops accepting, closes every connection, cancels running handlers, and waits (up to
@@ -104,35 +177,80 @@ public final class LoopbackServer: Sendable {
     }
     guard let connections else { return }
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
     for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
     if finished.wait(timeout: .now() + 5) == .timedOut {
       logger.warning("Loopback server on port \(port) stopped with connections still open")
     }
+    // Closed only once the accept thread has left `accept`, so the number is not reused
+    // under it.
+    close(listener)
   }
 
   // MARK: Accepting
 
+  /// Whether an `accept` failure is worth retrying: the listener is fine, the moment is not.
+  static func isTransient(acceptError code: Int32) -> Bool {
+    switch code {
+    case EINTR, ECONNABORTED, EPROTO, EMFILE, ENFILE, ENOBUFS, ENOMEM, EAGAIN, EPERM: true
+    default: false
+    }
+  }
+
+  private var isStopped: Bool { state.withLock { $0.isStopped } }
+
   private func acceptLoop() {
+    var backoff = Duration.milliseconds(5)
     while true {
-      let connection = accept(listener, nil, nil)
+      let (connection, code) = acceptConnection(listener)
       guard connection >= 0 else {
-        if errno == EINTR { continue }
-        return  // the listener was closed by stop(), or failed
+        if isStopped { return }
+        guard Self.isTransient(acceptError: code) else {
+          logger.error(
+            "Loopback server on port \(port) stopped accepting: \(String(cString: strerror(code)))")
+          return
+        }
+        state.withLock { $0.acceptFailures += 1 }
+        if code == EINTR || code == ECONNABORTED || code == EPROTO { continue }
+        // Out of descriptors or memory: wait for connections to close, a little longer each
+        // time, instead of spinning or giving up.
+        logger.warning(
+          "accept failed (\(String(cString: strerror(code)))); retrying in \(backoff.readable)")
+        Thread.sleep(
+          forTimeInterval: Double(backoff.components.attoseconds) / 1e18
+            + Double(backoff.components.seconds))
+        backoff = min(backoff * 2, .milliseconds(500))
+        continue
       }
-      let accepted = state.withLock { state -> Bool in
-        guard !state.isStopped else { return false }
+      backoff = .milliseconds(5)
+      enum Admission { case serve, refuse, stopped }
+      let admission = state.withLock { state -> Admission in
+        guard !state.isStopped else { return .stopped }
+        guard state.connections.count < limits.maximumConnections else {
+          state.refusedConnections += 1
+          return .refuse
+        }
         state.connections.insert(connection)
         state.acceptedConnections += 1
-        return true
+        return .serve
       }
-      guard accepted else {
+      switch admission {
+      case .stopped:
         close(connection)
         return
+      case .refuse:
+        // Answered from the accept thread without blocking it: a client that does not read
+        // just misses the answer.
+        Self.setSendTimeout(connection, .milliseconds(100))
+        Connection(descriptor: connection).reject(status: 503, reason: "too many connections")
+        close(connection)
+        continue
+      case .serve:
+        break
       }
       var one: Int32 = 1
       setsockopt(
         connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      Self.setSendTimeout(connection, limits.sendTimeout)
       finished.enter()
       let thread = Thread { [self] in
         serve(Connection(descriptor: connection))
@@ -145,14 +263,30 @@ public final class LoopbackServer: Sendable {
     }
   }
 
+  private static func setSendTimeout(_ descriptor: Int32, _ timeout: Duration) {
+    let (seconds, attoseconds) = timeout.components
+    var value = timeval(
+      tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+    setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+  }
+
   // MARK: Serving one connection
 
   private func serve(_ connection: Connection) {
-    while let request = connection.readRequest() {
-      state.withLock {
-        $0.requests.append(
-          LoggedRequest(method: request.method, path: request.path, headers: request.headers))
+    var reader = RequestReader(limits: limits)
+    var source = SocketSource(descriptor: connection.descriptor)
+    while true {
+      let request: ReceivedRequest
+      switch reader.next(from: &source) {
+      case .end:
+        return
+      case .reject(let status, let reason):
+        connection.reject(status: status, reason: reason)
+        return
+      case .request(let received):
+        request = received
       }
+      record(request)
       let keepAlive = request.keepsAlive
       guard let response = run(request, on: connection) else { return }  // the client left
       if let fault = response.fault {
@@ -174,11 +308,27 @@ public final class LoopbackServer: Sendable {
     }
   }
 
+  /// Keeps the request for ``requests`` when recording is on, without secret header values,
+  /// dropping the oldest past the limit.
+  private func record(_ request: ReceivedRequest) {
+    guard recordedRequestLimit > 0 else { return }
+    var headers = HTTPHeaders()
+    for field in request.headers {
+      headers[field.name] =
+        SecretRedactor.standard.isSensitive(field.name)
+        ? LogMessage.redactedPlaceholder : field.value
+    }
+    let logged = LoggedRequest(method: request.method, path: request.path, headers: headers)
+    state.withLock { state in
+      if state.requests.count >= recordedRequestLimit { state.requests.removeFirst() }
+      state.requests.append(logged)
+    }
+  }
+
   /// Runs the handler (and the response's delay) in a task whose jobs run on this
   /// connection's thread, watching the socket meanwhile so that a client hang-up cancels the
   /// task. Returns `nil` if the client left.
-  private func run(_ request: ServerRequest.Received, on connection: Connection) -> ServerResponse?
-  {
+  private func run(_ request: ReceivedRequest, on connection: Connection) -> ServerResponse? {
     let outcome = Mutex<ServerResponse?>(nil)
     let executor = ConnectionExecutor()
     defer { executor.detach() }

@@ -176,7 +176,7 @@ func freshToken(_ value: String = "token-1") -> AccessToken {
 func withServer<T>(
   _ router: Router, _ body: (LoopbackServer) async throws -> T
 ) async throws -> T {
-  let server = try LoopbackServer(router: router)
+  let server = try LoopbackServer(router: router, recordedRequests: 1000)
   defer { server.stop() }
   return try await TestAPI.$serverURL.withValue(server.baseURL) { try await body(server) }
 }

@@ -64,7 +64,7 @@ final class Harness: Sendable {
       transport = StubTransport(
         responder: RecordingResponder(router: backend.router, paths: inProcessPaths))
     case .loopback:
-      let server = try LoopbackServer(router: backend.router)
+      let server = try LoopbackServer(router: backend.router, recordedRequests: 1000)
       self.server = server
       baseURL = server.baseURL
       transport = URLSessionTransport()
