@@ -152,6 +152,7 @@ let package = Package(
     .testTarget(name: "CoreTests", dependencies: ["Core", "CoreTesting"]),
     .testTarget(name: "CoreTestingTests", dependencies: ["Core", "CoreTesting"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "LoopbackServer", "Core"]),
+    .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "Network", "Core"]),
     .testTarget(
       name: "RepositoryTests",
       dependencies: ["Repository", "Network", "Core", "DemoBackend", "LoopbackServer"]),
