@@ -28,10 +28,16 @@ extension DemoBackend {
       guard let body = try? JSONDecoder().decode(ElsewhereTask.self, from: request.body) else {
         return DemoFailure.badRequest("Send {\"projectID\": 1, \"title\": \"...\"}.").response
       }
-      guard let id = createTaskElsewhere(projectID: body.projectID, title: body.title) else {
-        return DemoFailure.notFound("There is no project \(body.projectID).").response
+      let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !title.isEmpty, title.count <= 120 else {
+        return DemoFailure.validation(
+          "A title of 1 to 120 characters is required.", fields: ["title": "1 to 120 characters"]
+        ).response
       }
-      return .json(["id": id], status: 201)
+      switch createTask(elsewhereIn: body.projectID, title: title, by: 3) {
+      case .success(let id): return .json(["id": id], status: 201)
+      case .failure(let failure): return failure.response
+      }
     }
 
     router.post("/demo/revoke") { [self] request in

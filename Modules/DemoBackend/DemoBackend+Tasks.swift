@@ -15,7 +15,7 @@ extension DemoBackend {
             throw .forbidden("Viewers cannot create tasks in \(project.name).")
           }
           try Self.validate(draft, in: projectID, state: state, userID: userID)
-          return state.addTask(draft, projectID: projectID, userID: userID, at: date)
+          return try state.addTask(draft, projectID: projectID, userID: userID, at: date)
         }
         created = task
         return .json(task, status: 201)
@@ -72,7 +72,14 @@ extension DemoBackend {
             status: 413,
             body: Wire.Failure(code: "too_large", message: "Files can be at most 5 MB."))
         }
-        let info = state.withLock { state in
+        let info = try state.withLock { state throws(DemoFailure) in
+          guard state.files.count < DemoState.maximumFiles else {
+            throw DemoFailure(
+              status: 507,
+              body: Wire.Failure(
+                code: "storage_full",
+                message: "The demo holds at most \(DemoState.maximumFiles) files."))
+          }
           let info = Wire.FileInfo(
             id: state.nextFileID, name: file.fileName ?? "file", size: file.data.count,
             contentType: file.contentType ?? "application/octet-stream")

@@ -55,18 +55,38 @@ public final class DemoBackend: Sendable {
   // MARK: Demo controls
 
   /// Creates a task as another user ("created elsewhere") and sends `task.created` to the
-  /// project's members. Returns the task's id, or `nil` if the project does not exist.
+  /// project's members. Returns the task's id, or `nil` if the project does not exist or the
+  /// demo holds as many tasks as it keeps.
   @discardableResult
   public func createTaskElsewhere(projectID: Int, title: String, by userID: Int = 3) -> Int? {
-    let created = state.withLock { state -> Wire.Task? in
-      guard state.projects.contains(where: { $0.id == projectID }) else { return nil }
-      return state.addTask(
-        Wire.NewTask(title: title), projectID: projectID, userID: userID, at: now())
-    }
-    guard let created else { return nil }
-    publish(taskCreated: created)
-    return created.id
+    try? createTask(elsewhereIn: projectID, title: title, by: userID).get()
   }
+
+  /// Creates a task as another user, or says why not.
+  func createTask(elsewhereIn projectID: Int, title: String, by userID: Int) -> Result<
+    Int, DemoFailure
+  > {
+    let created = state.withLock { state -> Result<Wire.Task, DemoFailure> in
+      guard state.projects.contains(where: { $0.id == projectID }) else {
+        return .failure(.notFound("There is no project \(projectID)."))
+      }
+      do throws(DemoFailure) {
+        return .success(
+          try state.addTask(
+            Wire.NewTask(title: title), projectID: projectID, userID: userID, at: now()))
+      } catch {
+        return .failure(error)
+      }
+    }
+    if case .success(let task) = created { publish(taskCreated: task) }
+    return created.map { $0.id }
+  }
+
+  /// How many access and refresh tokens the backend holds (bounded: expired ones are swept).
+  public var tokenCount: Int { state.withLock { $0.tokenCount } }
+
+  /// How many tasks the backend holds.
+  public var taskCount: Int { state.withLock { $0.tasks.count } }
 
   /// Ends every session of `username` and sends them `session.revoked`. Returns whether the
   /// user exists.

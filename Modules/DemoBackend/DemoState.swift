@@ -1,7 +1,21 @@
 import Foundation
 
 /// The backend's in-memory data, guarded by the backend's lock.
+///
+/// Everything a client can make it hold is bounded, so a long-running `DemoServer` keeps a
+/// flat memory profile whatever clients do: expired tokens are swept whenever tokens are
+/// issued, each user keeps at most ``maximumSessionsPerUser`` sessions (signing in again ends
+/// the oldest), and tasks and files stop at ``maximumTasks`` and ``maximumFiles``.
 struct DemoState {
+  /// The most sessions one user keeps; a sign-in beyond ends the oldest.
+  static let maximumSessionsPerUser = 16
+  /// How long a refresh token lives.
+  static let refreshTokenLifetime: TimeInterval = 7 * 24 * 3600
+  /// The most tasks the demo holds.
+  static let maximumTasks = 5000
+  /// The most uploaded files the demo holds.
+  static let maximumFiles = 2000
+
   struct AccessGrant {
     var userID: Int
     var sessionID: Int
@@ -11,6 +25,7 @@ struct DemoState {
   struct RefreshGrant {
     var userID: Int
     var sessionID: Int
+    var expiresAt: Date
   }
 
   var accounts = DemoSeed.accounts
@@ -60,16 +75,38 @@ struct DemoState {
   mutating func issueTokens(for userID: Int, sessionID: Int?, lifetime: Duration, now: Date)
     -> (access: String, refresh: String, sessionID: Int)
   {
+    sweepExpiredTokens(now: now)
     let session = sessionID ?? nextSessionID
-    if sessionID == nil { nextSessionID += 1 }
+    if sessionID == nil {
+      nextSessionID += 1
+      endOldestSessions(of: userID, keeping: Self.maximumSessionsPerUser - 1)
+    }
     let access = Self.randomToken(prefix: "at")
     let refresh = Self.randomToken(prefix: "rt")
     let seconds = Double(lifetime.components.seconds)
     accessTokens[access] = AccessGrant(
       userID: userID, sessionID: session, expiresAt: now.addingTimeInterval(seconds))
-    refreshTokens[refresh] = RefreshGrant(userID: userID, sessionID: session)
+    refreshTokens[refresh] = RefreshGrant(
+      userID: userID, sessionID: session,
+      expiresAt: now.addingTimeInterval(Self.refreshTokenLifetime))
     return (access, refresh, session)
   }
+
+  /// Forgets every expired token.
+  mutating func sweepExpiredTokens(now: Date) {
+    accessTokens = accessTokens.filter { $0.value.expiresAt > now }
+    refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
+  }
+
+  /// Ends `userID`'s oldest sessions until at most `count` remain.
+  private mutating func endOldestSessions(of userID: Int, keeping count: Int) {
+    let sessions = Set(refreshTokens.values.filter { $0.userID == userID }.map(\.sessionID))
+      .union(accessTokens.values.filter { $0.userID == userID }.map(\.sessionID))
+    for session in sessions.sorted().dropLast(max(0, count)) { endSession(session) }
+  }
+
+  /// How many tokens are held, for tests of the bounds.
+  var tokenCount: Int { accessTokens.count + refreshTokens.count }
 
   mutating func endSession(_ sessionID: Int) {
     accessTokens = accessTokens.filter { $0.value.sessionID != sessionID }
@@ -81,9 +118,16 @@ struct DemoState {
     refreshTokens = refreshTokens.filter { $0.value.userID != userID }
   }
 
+  /// Adds a task; fails with 507 once the demo holds ``maximumTasks``.
   mutating func addTask(_ draft: Wire.NewTask, projectID: Int, userID: Int, at date: Date)
-    -> Wire.Task
+    throws(DemoFailure) -> Wire.Task
   {
+    guard tasks.count < Self.maximumTasks else {
+      throw DemoFailure(
+        status: 507,
+        body: Wire.Failure(
+          code: "storage_full", message: "The demo holds at most \(Self.maximumTasks) tasks."))
+    }
     let attachments = (draft.attachmentIDs ?? []).compactMap { files[$0]?.info }
     let task = Wire.Task(
       id: nextTaskID, projectID: projectID,

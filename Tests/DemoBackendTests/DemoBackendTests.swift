@@ -379,3 +379,49 @@ struct DemoBehaviourTests {
     #expect(await client.call(.post, "/demo/tasks", json: "nope").status == 400)
   }
 }
+
+@Suite("Demo backend: bounded state")
+struct DemoBoundsTests {
+  @Test func signingInAgainAndAgainKeepsABoundedNumberOfSessions() async throws {
+    let backend = DemoBackend()
+    let client = Client(backend: backend)
+    var first: Wire.Tokens?
+    for _ in 0..<100 {
+      let tokens = try await client.login()
+      if first == nil { first = tokens }
+    }
+    // Two tokens per session, at most 16 sessions per user.
+    #expect(backend.tokenCount <= 2 * DemoState.maximumSessionsPerUser)
+    // The oldest session was ended to make room.
+    let oldest = try #require(first)
+    #expect(await client.call(.get, "/me", token: oldest.accessToken).status == 401)
+  }
+
+  @Test func expiredTokensAreForgotten() async throws {
+    let clock = ManualClock()
+    let backend = DemoBackend(now: { clock.now })
+    let client = Client(backend: backend)
+    _ = try await client.login("alice")
+    _ = try await client.login("bob")
+    #expect(backend.tokenCount == 4)
+    clock.advance(by: 8 * 24 * 3600)  // past both tokens' lifetimes
+    _ = try await client.login("carol")
+    #expect(backend.tokenCount == 2)
+  }
+
+  @Test func tasksCreatedFromOutsideStopAtTheLimitWithAClearAnswer() async throws {
+    let backend = DemoBackend()
+    let client = Client(backend: backend)
+    let before = backend.taskCount
+    for index in before..<DemoState.maximumTasks {
+      #expect(backend.createTaskElsewhere(projectID: 1, title: "t\(index)") != nil)
+    }
+    let refused = await client.call(
+      .post, "/demo/tasks", json: #"{"projectID":1,"title":"one too many"}"#)
+    #expect(refused.status == 507)
+    #expect(try failure(refused).code == "storage_full")
+    #expect(backend.taskCount == DemoState.maximumTasks)
+    let blank = await client.call(.post, "/demo/tasks", json: #"{"projectID":1,"title":" "}"#)
+    #expect(blank.status == 422)
+  }
+}
