@@ -152,7 +152,9 @@ let package = Package(
     .testTarget(name: "CoreTests", dependencies: ["Core", "CoreTesting"]),
     .testTarget(name: "CoreTestingTests", dependencies: ["Core", "CoreTesting"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "LoopbackServer", "Core"]),
-    .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "Network", "Core"]),
+    .testTarget(
+      name: "LoopbackServerTests", dependencies: ["LoopbackServer", "Network", "Core"],
+      exclude: ["fuzz.sh"]),
     .testTarget(
       name: "RepositoryTests",
       dependencies: ["Repository", "Network", "Core", "DemoBackend", "LoopbackServer"]),

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Network
 import Repository
+import Synchronization
 import TestSupport
 import Testing
 
@@ -15,10 +16,10 @@ struct TemporaryDirectory {
   func cleanUp() { try? FileManager.default.removeItem(at: url) }
 }
 
-@Suite("AuthService")
+@Suite("AuthService", .timeLimit(.minutes(1)))
 struct AuthServiceTests {
   private func makeService(
-    repo: FakeAuthRepo = FakeAuthRepo(), store: any SessionStore = InMemorySessionStore(),
+    repo: any AuthRepo = FakeAuthRepo(), store: any SessionStore = InMemorySessionStore(),
     sink: MemoryLogSink = MemoryLogSink()
   ) -> AuthServiceImpl {
     AuthServiceImpl(
@@ -151,6 +152,75 @@ struct AuthServiceTests {
     #expect(!FileManager.default.fileExists(atPath: file.path))  // removed, so it warns once
   }
 
+  @Test func aSessionFileThatCannotBeReadIsKept() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    // A directory where the file should be: reading fails with an I/O error (EISDIR), as it
+    // would with EACCES or EIO. The session there may be fine: it must not be deleted.
+    let file = directory.url.appendingPathComponent("session.json")
+    try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+    let store = FileSessionStore(fileURL: file)
+    #expect {
+      try store.load()
+    } throws: { error in
+      guard case .io = error as? SessionStoreError else { return false }
+      return true
+    }
+    let sink = MemoryLogSink()
+    let service = makeService(store: store, sink: sink)
+    #expect(await service.restoreSession() == .signedOut)
+    #expect(FileManager.default.fileExists(atPath: file.path))
+    #expect(sink.messages.contains { $0.contains("the saved session is kept") })
+  }
+
+  @Test func twoInstancesSharingTheSessionFileDoNotEndEachOthersSession() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let server = RotatingAuthServer()
+    let first = makeService(
+      repo: RotatingAuthRepo(server: server), store: FileSessionStore(fileURL: file))
+    let second = makeService(
+      repo: RotatingAuthRepo(server: server), store: FileSessionStore(fileURL: file))
+    _ = try await first.login(username: "alice", password: "alice1234")
+    #expect(await second.restoreSession() == .signedIn(User(.alice)))
+    // The first instance refreshes: the server retires the refresh token both held.
+    let firstToken = try await first.refreshAccessToken()
+    // The second instance, due for a refresh too, takes the refreshed session instead of
+    // presenting the retired refresh token (which would end the session for both).
+    let secondToken = try await second.refreshAccessToken()
+    #expect(secondToken.value == firstToken.value)
+    #expect(server.refreshCalls == ["rt-1"])
+    #expect(second.sessionState.value == .signedIn(User(.alice)))
+    #expect(try FileSessionStore(fileURL: file).load()?.refreshToken == "rt-2")
+  }
+
+  @Test func aRefreshRefusedBecauseAnotherInstanceRefreshedMeanwhileTakesItsSession() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let server = RotatingAuthServer()
+    let secondRepo = RotatingAuthRepo(server: server)
+    let first = makeService(
+      repo: RotatingAuthRepo(server: server), store: FileSessionStore(fileURL: file))
+    let second = makeService(repo: secondRepo, store: FileSessionStore(fileURL: file))
+    _ = try await first.login(username: "alice", password: "alice1234")
+    _ = await second.restoreSession()
+    // The second instance's refresh is on its way when the first one refreshes.
+    secondRepo.gate.close()
+    let secondRefresh = Task { try await second.refreshAccessToken() }
+    await secondRepo.gate.waitForArrivals(1)
+    let firstToken = try await first.refreshAccessToken()
+    secondRepo.gate.open()
+    // The server refuses the retired refresh token; the second instance takes the session the
+    // first one saved instead of ending it.
+    let tokens = [firstToken, try await secondRefresh.value]
+    #expect(server.refreshCalls == ["rt-1", "rt-1"])
+    #expect(tokens[0].value == tokens[1].value)
+    #expect(first.sessionState.value.user != nil && second.sessionState.value.user != nil)
+    #expect(try FileSessionStore(fileURL: file).load() != nil)
+  }
+
   @Test func aRefreshAnsweringAfterSignOutDoesNotBringTheSessionBack() async throws {
     let repo = FakeAuthRepo()
     let store = InMemorySessionStore()
@@ -232,6 +302,65 @@ struct AuthServiceTests {
   }
 }
 
+/// An auth server's state: refresh tokens rotate, a retired one is refused.
+final class RotatingAuthServer: Sendable {
+  private struct State {
+    var valid: Set<String> = []
+    var issued = 0
+    var refreshCalls: [String] = []
+  }
+
+  private let state = Mutex(State())
+
+  var refreshCalls: [String] { state.withLock { $0.refreshCalls } }
+
+  func issue() -> TokensModel {
+    state.withLock { state in
+      state.issued += 1
+      state.valid.insert("rt-\(state.issued)")
+      return .tokens(for: .alice, suffix: "\(state.issued)")
+    }
+  }
+
+  func refresh(_ refreshToken: String) throws(RepositoryError) -> TokensModel {
+    let known = state.withLock { state in
+      state.refreshCalls.append(refreshToken)
+      return state.valid.remove(refreshToken) != nil
+    }
+    guard known else { throw .unauthorized("The session has ended. Sign in again.") }
+    return issue()
+  }
+
+  func revoke(_ refreshToken: String) {
+    _ = state.withLock { $0.valid.remove(refreshToken) }
+  }
+}
+
+/// One app instance's view of a ``RotatingAuthServer``, with a gate on its refresh calls.
+final class RotatingAuthRepo: AuthRepo {
+  let server: RotatingAuthServer
+  /// Holds this instance's refresh calls before they reach the server (open by default).
+  let gate = CallGate()
+
+  init(server: RotatingAuthServer = RotatingAuthServer()) {
+    self.server = server
+  }
+
+  func login(username: String, password: String) async throws(RepositoryError) -> TokensModel {
+    server.issue()
+  }
+
+  func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel {
+    await gate.enter(refreshToken)
+    defer { gate.leave() }
+    return try server.refresh(refreshToken)
+  }
+
+  func logout(refreshToken: String) async throws(RepositoryError) {
+    server.revoke(refreshToken)
+  }
+}
+
 @Suite("FileSessionStore")
 struct FileSessionStoreTests {
   private let session = Session(
@@ -271,6 +400,40 @@ struct FileSessionStoreTests {
     #expect(relative.fileURL.path == "/home/a/.local/share/Trellis/session.json")
     let home = FileSessionStore(appName: "Trellis", environment: ["HOME": "/home/a"])
     #expect(home.fileURL.path == "/home/a/.local/share/Trellis/session.json")
+  }
+
+  @Test func theDataDirectoryIsMadePrivateAndLogsCreateItPrivate() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let manager = FileManager.default
+    func mode(_ url: URL) throws -> Int? {
+      (try manager.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+    // A log file created first makes its folder private too.
+    let logged = directory.url.appendingPathComponent("logged")
+    _ = try FileLogSink(url: logged.appendingPathComponent("trellis.log"))
+    #expect(try mode(logged) == 0o700)
+    // A folder left wider by an older version is tightened when the session is saved.
+    let wide = directory.url.appendingPathComponent("wide")
+    try manager.createDirectory(at: wide, withIntermediateDirectories: true)
+    try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wide.path)
+    try FileSessionStore(fileURL: wide.appendingPathComponent("session.json")).save(session)
+    #expect(try mode(wide) == 0o700)
+  }
+
+  @Test func updateAppliesItsChangeOnlyToWhatIsSavedNow() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let store = FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json"))
+    try store.save(session)
+    try store.update { $0?.refreshToken == "rt-other" ? .clear : .keep }
+    #expect(try store.load() == session)
+    try store.update { $0?.refreshToken == "rt-1" ? .clear : .keep }
+    #expect(try store.load() == nil)
+    // A corrupt file reads as nothing, so it can be replaced.
+    try Data("garbage".utf8).write(to: store.fileURL)
+    try store.update { $0 == nil ? .save(session) : .keep }
+    #expect(try store.load() == session)
   }
 
   @Test func aFailedWriteLeavesTheOldSessionInPlace() throws {

@@ -43,7 +43,8 @@ public struct StandardErrorLogSink: LogSink {
   }
 }
 
-/// Appends each record as one line to a file, creating it with owner-only permissions.
+/// Appends each record as one line to a file, creating it (and any missing folders) with
+/// owner-only permissions: logs hold user names, paths and other personal data.
 ///
 /// The terminal app logs here, since standard error is the screen it draws on.
 public final class FileLogSink: LogSink {
@@ -53,7 +54,8 @@ public final class FileLogSink: LogSink {
   public init(url: URL) throws {
     let manager = FileManager.default
     try manager.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
     if !manager.fileExists(atPath: url.path) {
       // A failure here surfaces as the error of `FileHandle(forWritingTo:)` just below.
       _ = manager.createFile(

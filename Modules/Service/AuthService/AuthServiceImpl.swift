@@ -41,15 +41,23 @@ public final class AuthServiceImpl: AuthService {
 
   // MARK: AuthService
 
-  /// See ``AuthService/restoreSession()``. A missing file means signed out; an unreadable one
-  /// is logged as a warning, removed, and also means signed out.
+  /// See ``AuthService/restoreSession()``. A missing file means signed out. A file that is not
+  /// a session is logged as a warning and removed; a file that cannot be read (permissions, an
+  /// I/O error) is logged and kept: both start signed out.
   public func restoreSession() async -> SessionState {
     let restored: Session?
     do {
       restored = try store.load()
     } catch {
-      logger.warning("Starting signed out: \(error)")
-      try? store.clear()
+      switch error {
+      case .corrupt:
+        logger.warning("Starting signed out: \(error)")
+        // Removed only if it is still unreadable as a session: another instance may have
+        // written a good one meanwhile.
+        try? store.update { $0 == nil ? .clear : .keep }
+      case .io:
+        logger.warning("Starting signed out; the saved session is kept: \(error)")
+      }
       restored = nil
     }
     state.withLock { state in
@@ -77,7 +85,7 @@ public final class AuthServiceImpl: AuthService {
     state.withLock { state in
       state.session = newSession
       state.generation += 1
-      save(newSession)
+      persist(.save(newSession), when: { _ in true })
     }
     sessionState.send(.signedIn(newSession.user))
     logger.info("Signed in as \(newSession.user.username)")
@@ -118,18 +126,26 @@ public final class AuthServiceImpl: AuthService {
   ///   never applied over the newer state.
   public func refreshAccessToken() async throws -> AccessToken {
     guard
-      let (refreshToken, generation) = state.withLock({ state in
-        state.session.map { ($0.refreshToken, state.generation) }
+      let (current, generation) = state.withLock({ state in
+        state.session.map { ($0, state.generation) }
       })
     else {
       throw AuthenticationFailure.notSignedIn
     }
+    // Another instance of the app sharing the session file may have refreshed this session
+    // already, which retired the refresh token held here: take its tokens instead of calling
+    // the server with a dead refresh token (which would end the session for both).
+    if let token = adoptNewerSavedSession(than: current, generation: generation) { return token }
     let tokens: TokensModel
     do {
-      tokens = try await repo.refresh(refreshToken: refreshToken)
+      tokens = try await repo.refresh(refreshToken: current.refreshToken)
     } catch {
       guard state.withLock({ $0.generation }) == generation else {
         throw AuthenticationFailure.sessionChanged
+      }
+      // Refused: perhaps because another instance refreshed while this call was out.
+      if let token = adoptNewerSavedSession(than: current, generation: generation) {
+        return token
       }
       throw ServiceError(error)
     }
@@ -137,7 +153,10 @@ public final class AuthServiceImpl: AuthService {
     let applied = state.withLock { state -> Bool in
       guard state.generation == generation, state.session != nil else { return false }
       state.session = refreshed
-      save(refreshed)
+      // Saved unless another instance has since saved a session of its own there.
+      persist(.save(refreshed)) { saved in
+        saved == nil || saved?.refreshToken == current.refreshToken
+      }
       return true
     }
     guard applied else {
@@ -150,6 +169,23 @@ public final class AuthServiceImpl: AuthService {
     return refreshed.token
   }
 
+  /// Takes the saved session when another instance has refreshed `current` (same user, a
+  /// newer refresh token) and the generation has not moved; returns its token.
+  private func adoptNewerSavedSession(than current: Session, generation: Int) -> AccessToken? {
+    guard let saved = try? store.load(), saved.user.id == current.user.id,
+      saved.refreshToken != current.refreshToken
+    else { return nil }
+    let adopted = state.withLock { state -> Bool in
+      guard state.generation == generation, state.session?.refreshToken == current.refreshToken
+      else { return false }
+      state.session = saved
+      return true
+    }
+    guard adopted else { return nil }
+    logger.info("Took the session another instance of the app refreshed")
+    return saved.token
+  }
+
   /// Ends the session `token` belongs to after its refresh failed: the user must sign in
   /// again. A session that has ended or been replaced since is left alone.
   public func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure)
@@ -159,7 +195,7 @@ public final class AuthServiceImpl: AuthService {
       guard let session = state.session, session.accessToken == token.value else { return nil }
       state.session = nil
       state.generation += 1
-      forgetSavedSession()
+      persist(.clear) { $0?.refreshToken == session.refreshToken }
       return session
     }
     guard ended != nil else { return }
@@ -177,20 +213,20 @@ public final class AuthServiceImpl: AuthService {
       refreshToken: tokens.refreshToken, user: User(tokens.user), issuedAt: issued)
   }
 
-  /// Ends the current session, if any, and removes the saved one, starting a new generation;
-  /// returns the session that ended.
+  /// Ends the current session, if any, starting a new generation; returns the session that
+  /// ended. The saved session is removed if it belongs to the same user: another user's
+  /// session, saved by another instance of the app, is left alone.
   ///
   /// The saved file is written and removed under the same lock as the session, so the file
   /// always follows the last decision: a refresh that lands after a sign-out cannot write its
   /// session back.
   private func endCurrentSession() -> Session? {
     state.withLock { state in
-      defer {
-        state.session = nil
-        state.generation += 1
-        forgetSavedSession()
-      }
-      return state.session
+      let ended = state.session
+      state.session = nil
+      state.generation += 1
+      if let ended { persist(.clear) { $0?.user.id == ended.user.id } }
+      return ended
     }
   }
 
@@ -203,19 +239,14 @@ public final class AuthServiceImpl: AuthService {
     }
   }
 
-  private func save(_ newSession: Session) {
+  /// Applies `change` to the saved session if `condition` holds for what is saved now, as one
+  /// step other instances cannot interleave with; a failure is logged (the session then lasts
+  /// until the app quits, or stays saved).
+  private func persist(_ change: SessionChange, when condition: (Session?) -> Bool) {
     do {
-      try store.save(newSession)
+      try store.update { saved in condition(saved) ? change : .keep }
     } catch {
-      logger.warning("The session could not be saved; it lasts until the app quits: \(error)")
-    }
-  }
-
-  private func forgetSavedSession() {
-    do {
-      try store.clear()
-    } catch {
-      logger.warning("The saved session could not be removed: \(error)")
+      logger.warning("The saved session could not be updated: \(error)")
     }
   }
 }

@@ -9,11 +9,25 @@ import Foundation
 /// Keeps the session in a JSON file under the user's data directory:
 /// `$XDG_DATA_HOME/<app>/session.json`, or `~/.local/share/<app>/session.json`.
 ///
-/// Writes are atomic (a temporary file in the same directory, then `rename`) and the file is
-/// readable by its owner only (0600; the directory 0700), since it holds tokens.
+/// - Private: the file is created 0600 and its directory is kept at 0700 (tightened if it
+///   was created wider), since the file holds tokens.
+/// - Atomic and durable: a write goes to a temporary file in the same directory, is synced,
+///   renamed over the old one, and the directory is synced, so a crash leaves the old session
+///   or the new one, never half of one.
+/// - Careful with errors: only a file that does not decode as a session is reported
+///   ``SessionStoreError/corrupt(_:)`` (and may be discarded); a file that cannot be read (no
+///   permission, an I/O error, too many open files) is ``SessionStoreError/io(_:)`` and is
+///   left alone.
+/// - Shared safely: ``update(_:)`` reads and writes under an exclusive lock on
+///   `session.json.lock`, so two instances of the app sharing the file take turns instead of
+///   overwriting each other's decisions.
 public struct FileSessionStore: SessionStore {
   /// The session file.
   public let fileURL: URL
+  /// The largest session file read; a bigger one is not a session.
+  static let maximumFileSize = 1024 * 1024
+  /// How long ``update(_:)`` waits for another instance's lock.
+  static let lockTimeout: Duration = .seconds(2)
 
   /// A store at an explicit path.
   public init(fileURL: URL) {
@@ -41,14 +55,51 @@ public struct FileSessionStore: SessionStore {
     return home.appendingPathComponent(".local/share", isDirectory: true)
   }
 
-  /// Reads the session; `nil` if there is no file.
-  public func load() throws(SessionStoreError) -> Session? {
-    let data: Data
+  /// Creates `directory` (and its parents) with owner-only permissions, or tightens it to
+  /// 0700 if it exists with wider ones.
+  ///
+  /// - Throws: ``SessionStoreError/io(_:)`` when it cannot be created or tightened.
+  public static func preparePrivateDirectory(_ directory: URL) throws(SessionStoreError) {
     do {
-      data = try Data(contentsOf: fileURL)
+      try FileManager.default.createDirectory(
+        at: directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
     } catch {
-      if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
-      throw .corrupt("cannot read \(fileURL.path): \(error.localizedDescription)")
+      throw .io("cannot create \(directory.path): \(error.localizedDescription)")
+    }
+    var status = stat()
+    guard stat(directory.path, &status) == 0 else {
+      throw .io("cannot inspect \(directory.path): \(Self.systemError())")
+    }
+    if status.st_mode & 0o077 != 0, chmod(directory.path, 0o700) != 0 {
+      throw .io("cannot make \(directory.path) private (0700): \(Self.systemError())")
+    }
+  }
+
+  /// Reads the session; `nil` if there is no file.
+  ///
+  /// - Throws: ``SessionStoreError/io(_:)`` when the file exists but cannot be read (it is
+  ///   left in place), ``SessionStoreError/corrupt(_:)`` when it is not a saved session.
+  public func load() throws(SessionStoreError) -> Session? {
+    let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw .io("cannot read \(fileURL.path): \(Self.systemError())")
+    }
+    defer { close(descriptor) }
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    while true {
+      let count = read(descriptor, &chunk, chunk.count)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .io("cannot read \(fileURL.path): \(Self.systemError())")
+      }
+      if count == 0 { break }
+      data.append(contentsOf: chunk[0..<count])
+      guard data.count <= Self.maximumFileSize else {
+        throw .corrupt("\(fileURL.path) is larger than a saved session can be")
+      }
     }
     do {
       let decoder = JSONDecoder()
@@ -59,7 +110,7 @@ public struct FileSessionStore: SessionStore {
     }
   }
 
-  /// Writes the session atomically with owner-only permissions.
+  /// Writes the session atomically and durably with owner-only permissions.
   public func save(_ session: Session) throws(SessionStoreError) {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
@@ -71,18 +122,12 @@ public struct FileSessionStore: SessionStore {
       throw .io("cannot encode the session: \(error)")
     }
     let directory = fileURL.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(
-        at: directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .io("cannot create \(directory.path): \(error.localizedDescription)")
-    }
+    try Self.preparePrivateDirectory(directory)
     let temporary = directory.appendingPathComponent(".session-\(UUID().uuidString).tmp")
     // Created 0600 from the start: the tokens are never readable by others, not even briefly.
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o600)
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw .io("cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+      throw .io("cannot create \(temporary.path): \(Self.systemError())")
     }
     let written = data.withUnsafeBytes { bytes in
       write(descriptor, bytes.baseAddress, bytes.count)
@@ -94,16 +139,62 @@ public struct FileSessionStore: SessionStore {
       throw .io("cannot write \(temporary.path)")
     }
     guard rename(temporary.path, fileURL.path) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = Self.systemError()
       unlink(temporary.path)
       throw .io("cannot replace \(fileURL.path): \(reason)")
     }
+    Self.syncDirectory(directory)
   }
 
   /// Removes the file (no error if there is none).
   public func clear() throws(SessionStoreError) {
     guard unlink(fileURL.path) == 0 || errno == ENOENT else {
-      throw .io("cannot remove \(fileURL.path): \(String(cString: strerror(errno)))")
+      throw .io("cannot remove \(fileURL.path): \(Self.systemError())")
     }
+    Self.syncDirectory(fileURL.deletingLastPathComponent())
+  }
+
+  /// Reads the saved session and applies `change` to it under an exclusive lock shared with
+  /// every other instance of the app; a file that does not decode reads as `nil`.
+  ///
+  /// - Throws: ``SessionStoreError/io(_:)`` when the lock is not granted within two seconds
+  ///   or the file cannot be read or written.
+  public func update(_ change: (Session?) -> SessionChange) throws(SessionStoreError) {
+    let directory = fileURL.deletingLastPathComponent()
+    try Self.preparePrivateDirectory(directory)
+    let lockPath = fileURL.path + ".lock"
+    let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard lock >= 0 else { throw .io("cannot open \(lockPath): \(Self.systemError())") }
+    defer { close(lock) }  // closing releases the lock
+    let deadline = ContinuousClock.now + Self.lockTimeout
+    while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+        throw .io("another instance of the app holds \(lockPath)")
+      }
+      usleep(10_000)
+    }
+    let current: Session?
+    do {
+      current = try load()
+    } catch {
+      guard case .corrupt = error else { throw error }
+      current = nil
+    }
+    switch change(current) {
+    case .keep: break
+    case .save(let session): try save(session)
+    case .clear: try clear()
+    }
+  }
+
+  private static func syncDirectory(_ directory: URL) {
+    let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = fsync(descriptor)
+    close(descriptor)
+  }
+
+  private static func systemError() -> String {
+    String(cString: strerror(errno))
   }
 }

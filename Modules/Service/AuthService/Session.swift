@@ -48,26 +48,42 @@ public struct Session: Sendable, Equatable, Codable, CustomStringConvertible,
 public protocol SessionStore: Sendable {
   /// The saved session; `nil` when none is saved.
   ///
-  /// - Throws: ``SessionStoreError/corrupt(_:)`` when the saved data cannot be read.
+  /// - Throws: ``SessionStoreError/corrupt(_:)`` when what is saved is not a session (it may
+  ///   be discarded), ``SessionStoreError/io(_:)`` when it cannot be read (keep it).
   func load() throws(SessionStoreError) -> Session?
   /// Saves `session`, replacing any saved one.
   func save(_ session: Session) throws(SessionStoreError)
   /// Removes the saved session.
   func clear() throws(SessionStoreError)
+  /// Reads the saved session (`nil` when there is none or it is corrupt) and applies what
+  /// `change` decides, as one step: another instance of the app sharing the store cannot
+  /// write in between. The auth service uses it to save or remove a session only if the
+  /// store still holds what it expects.
+  func update(_ change: (Session?) -> SessionChange) throws(SessionStoreError)
+}
+
+/// What ``SessionStore/update(_:)`` does with the saved session.
+public enum SessionChange: Sendable, Equatable {
+  /// Leave it as it is.
+  case keep
+  /// Replace it with this session.
+  case save(Session)
+  /// Remove it.
+  case clear
 }
 
 /// Why a session store failed.
 public enum SessionStoreError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The saved session is unreadable.
+  /// What is saved is not a session.
   case corrupt(String)
-  /// The session could not be written or removed.
+  /// The store could not be read or written (permissions, I/O, a lock held too long).
   case io(String)
 
   /// A one-line explanation.
   public var description: String {
     switch self {
     case .corrupt(let reason): "the saved session is unreadable: \(reason)"
-    case .io(let reason): "the session file could not be written: \(reason)"
+    case .io(let reason): "the session file could not be read or written: \(reason)"
     }
   }
 }
@@ -89,4 +105,14 @@ public final class InMemorySessionStore: SessionStore {
   }
   /// Forgets the session.
   public func clear() throws(SessionStoreError) { session.withLock { $0 = nil } }
+  /// Applies `change` under the store's lock.
+  public func update(_ change: (Session?) -> SessionChange) throws(SessionStoreError) {
+    session.withLock { session in
+      switch change(session) {
+      case .keep: break
+      case .save(let new): session = new
+      case .clear: session = nil
+      }
+    }
+  }
 }
