@@ -9,6 +9,7 @@ enum Application {
   /// Runs the app and returns the process's exit status: 0, 1 when a script failed, 2 for
   /// bad options.
   static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+    StandardStream.ignoreBrokenPipes()
     let configuration: AppConfiguration
     do {
       configuration = try AppConfiguration(
@@ -17,11 +18,10 @@ enum Application {
     } catch {
       switch error {
       case .helpRequested:
-        print(AppConfiguration.usage)
+        StandardStream.output.write(AppConfiguration.usage + "\n")
         return 0
       case .invalid(let message):
-        FileHandle.standardError.write(
-          Data("Trellis: \(message)\n\n\(AppConfiguration.usage)\n".utf8))
+        StandardStream.error.write("Trellis: \(message)\n\n\(AppConfiguration.usage)\n")
         return 2
       }
     }
@@ -29,7 +29,7 @@ enum Application {
     let scriptLines: AsyncStream<String>?
     if let path = configuration.scriptPath {
       guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("Trellis: cannot read the script \(path)\n".utf8))
+        StandardStream.error.write("Trellis: cannot read the script \(path)\n")
         return 2
       }
       scriptLines = AsyncStream { continuation in
@@ -48,6 +48,7 @@ enum Application {
     let dependencies = CompositionRoot.resolve(configuration)
 
     guard let scriptLines else {
+      if let crash = environment["TRELLIS_TEST_CRASH"] { CrashTest.schedule(crash) }
       await InteractiveSession(window: dependencies.window).run()
       return 0
     }
@@ -56,7 +57,7 @@ enum Application {
     // Each line is written at once: a tool reading the output (a CI log, a benchmark waiting for
     // a marker) sees it when it happens, not when a buffer fills.
     let session = ScriptSession(window: dependencies.window, options: options) { line in
-      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+      StandardStream.output.write(line + "\n")
     }
     switch await session.run(scriptLines) {
     case .completed: return 0
@@ -80,7 +81,7 @@ enum Application {
       let sink = try FileLogSink(url: URL(fileURLWithPath: path))
       LogSystem.bootstrap(sink: sink, minimumLevel: configuration.logLevel)
     } catch {
-      FileHandle.standardError.write(Data("Trellis: cannot write logs to \(path): \(error)\n".utf8))
+      StandardStream.error.write("Trellis: cannot write logs to \(path): \(error)\n")
       LogSystem.bootstrap(sink: StandardErrorLogSink(), minimumLevel: .error)
     }
   }

@@ -3,6 +3,7 @@
 //
 //   swift run DemoServer [--port 8080] [--instant] [--token-lifetime SECONDS]
 //                        [--fail-uploads] [--fail-requests]
+import Core
 import DemoBackend
 import Dispatch
 import Foundation
@@ -34,14 +35,15 @@ let usage = """
 /// Writes a line to standard output at once (`print` buffers when the output is a file or a
 /// pipe, and this process usually ends by a signal).
 func say(_ line: String) {
-  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  StandardStream.output.write(line + "\n")
 }
 
 func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("DemoServer: \(message)\n\n\(usage)\n".utf8))
+  StandardStream.error.write("DemoServer: \(message)\n\n\(usage)\n")
   exit(2)
 }
 
+StandardStream.ignoreBrokenPipes()
 var port = 8080
 var configuration = DemoConfiguration.demo
 var arguments = CommandLine.arguments.dropFirst().makeIterator()

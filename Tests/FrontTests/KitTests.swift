@@ -31,6 +31,18 @@ struct KitTests {
     #expect(throws: ScriptError.self) { try ScriptCommand.parse("jump 3") }
   }
 
+  @Test(arguments: ["1e300", "inf", "nan", "-1", "3601", "9223372036854775807", "soon"])
+  func anAbsurdSleepIsASyntaxErrorNotATrap(value: String) {
+    #expect(throws: ScriptError.syntax("usage: sleep <seconds>, from 0 to 3600")) {
+      try ScriptCommand.parse("sleep \(value)")
+    }
+  }
+
+  @Test func ctrlZIsTheSuspendKey() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1A]) == [.suspend])
+  }
+
   @Test func framesRenderTextAndANSIAndClipWideCharacters() {
     var frame = FrameBuffer(width: 10, height: 2)
     frame.write("hello", x: 0, y: 0, style: .bold)

@@ -39,7 +39,7 @@ public struct StandardErrorLogSink: LogSink {
 
   /// Writes `record` followed by a newline.
   public func write(_ record: LogRecord) {
-    FileHandle.standardError.write(Data((record.description + "\n").utf8))
+    StandardStream.error.write(record.description + "\n")
   }
 }
 

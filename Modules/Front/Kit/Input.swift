@@ -24,6 +24,8 @@ public enum Key: Sendable, Equatable {
   case menu
   /// Ctrl-C or Ctrl-Q: quit.
   case quit
+  /// Ctrl-Z: suspend to the shell (`fg` resumes).
+  case suspend
 }
 
 /// Decodes terminal input bytes into keys, keeping incomplete sequences for the next bytes.
@@ -71,6 +73,9 @@ public struct KeyDecoder: Sendable {
       case 0x03, 0x11:
         keys.append(.quit)
         pending.removeFirst()
+      case 0x1A:
+        keys.append(.suspend)
+        pending.removeFirst()
       case 0x00..<0x20:
         pending.removeFirst()
       default:
@@ -110,10 +115,13 @@ public enum ScriptCommand: Sendable, Equatable {
   case dump
   /// `print <text>`: print a line (a marker for tools reading the output).
   case print(String)
-  /// `sleep <seconds>`: pause (for demos).
+  /// `sleep <seconds>`: pause (for demos), at most ``longestSleep`` seconds.
   case sleep(Double)
   /// `quit`.
   case quit
+
+  /// The longest `sleep` a script may ask for: an hour.
+  public static let longestSleep: Double = 3600
 
   /// Parses one line; `nil` for blank lines and `#` comments.
   ///
@@ -157,8 +165,9 @@ public enum ScriptCommand: Sendable, Equatable {
     case "dump": return .dump
     case "print", "echo": return .print(rest)
     case "sleep":
-      guard let seconds = Double(rest), seconds >= 0 else {
-        throw .syntax("usage: sleep <seconds>")
+      guard let seconds = Double(rest), seconds.isFinite, (0...Self.longestSleep).contains(seconds)
+      else {
+        throw .syntax("usage: sleep <seconds>, from 0 to \(Int(Self.longestSleep))")
       }
       return .sleep(seconds)
     case "quit", "exit": return .quit

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs a window in the real terminal until the user quits (Ctrl-C or Ctrl-Q): raw keys in,
-/// ANSI frames out, redrawn on every change and on resize, spinners animated while work runs.
+/// ANSI frames out, redrawn on every change, on resize and on resuming after Ctrl-Z, spinners
+/// animated while work runs.
 @MainActor
 public final class InteractiveSession {
   private let window: Window
@@ -38,6 +39,10 @@ public final class InteractiveSession {
     draw()
     for await key in terminal.keys() {
       if key == .quit { break }
+      if key == .suspend {
+        terminal.suspend()
+        continue
+      }
       window.handle(key)
     }
   }

@@ -93,7 +93,8 @@ public final class ScriptSession {
     case .print(let text):
       output(text)
     case .sleep(let seconds):
-      try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+      // Parsing bounds `seconds` (0 to an hour), so the conversion cannot trap.
+      try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded())))
     case .quit:
       break
     default:

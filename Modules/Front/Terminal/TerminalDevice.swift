@@ -6,13 +6,15 @@ import Foundation
   import Darwin
 #endif
 
-/// The terminal's mode as found at start-up, restored on every way out.
+/// The terminal's mode as found at start-up, restored on every way out, and the raw mode the
+/// app runs in, re-entered after a suspend.
 ///
 /// `nonisolated(unsafe)` because signal handlers read them, and a signal handler can use no
-/// lock or actor. The invariant that makes it safe: both are written once, on the main thread,
-/// in `TerminalDevice.enterRawMode()`, before any handler that reads them is installed, and
-/// never written again; afterwards they are only read.
+/// lock or actor. The invariant that makes it safe: all three are written once, on the main
+/// thread, in `TerminalDevice.enterRawMode()`, before any handler that reads them is
+/// installed, and never written again; afterwards they are only read.
 nonisolated(unsafe) private var originalTerminalMode = termios()
+nonisolated(unsafe) private var rawTerminalMode = termios()
 nonisolated(unsafe) private var hasOriginalTerminalMode = false
 
 /// Puts the terminal back: cooked mode, main screen, visible cursor. Uses only
@@ -25,12 +27,61 @@ private func restoreTerminal() {
   _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
 }
 
+/// Raw mode on the alternate screen again, after a resume. Async-signal-safe.
+private func reenterRawMode() {
+  guard hasOriginalTerminalMode else { return }
+  var mode = rawTerminalMode
+  _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &mode)
+  let enter: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
+  _ = write(STDOUT_FILENO, enter.utf8Start, enter.utf8CodeUnitCount)
+}
+
+/// Installs `handler` for `signalNumber`, run on the alternate signal stack (so it also runs
+/// after a stack overflow).
+private func install(_ signalNumber: Int32, _ handler: @convention(c) (Int32) -> Void) {
+  var action = sigaction()
+  action.__sigaction_handler.sa_handler = handler
+  action.sa_flags = SA_ONSTACK
+  sigemptyset(&action.sa_mask)
+  _ = sigaction(signalNumber, &action, nil)
+}
+
 /// A fatal or terminating signal: restore the terminal, then let the signal do what it does by
 /// default (end the process, with a core dump for a crash).
 private func restoreAndReraise(_ signalNumber: Int32) {
   restoreTerminal()
   signal(signalNumber, SIG_DFL)
   raise(signalNumber)
+}
+
+/// A stop (Ctrl-Z, or `kill -TSTP`): restore the terminal, stop for real, and on `fg` take the
+/// terminal back and ask for a redraw the way a resize does (SIGWINCH, which
+/// ``TerminalDevice/onResize(_:)`` turns into a full redraw; the window may indeed have been
+/// resized while the app was stopped).
+private func suspendAndResume(_ signalNumber: Int32) {
+  restoreTerminal()
+  signal(SIGTSTP, SIG_DFL)
+  // A handler runs with its own signal blocked: unblock it, or the stop would wait until
+  // the handler returns (and then find this handler installed again).
+  var stopSignal = sigset_t()
+  sigemptyset(&stopSignal)
+  sigaddset(&stopSignal, SIGTSTP)
+  _ = pthread_sigmask(SIG_UNBLOCK, &stopSignal, nil)
+  kill(getpid(), SIGTSTP)
+  // Stopped here until SIGCONT.
+  install(SIGTSTP, suspendAndResume)
+  reenterRawMode()
+  kill(getpid(), SIGWINCH)
+}
+
+/// Gives signal handlers a stack of their own: a handler for a crash caused by a stack
+/// overflow cannot run on the exhausted stack. Allocated once and never freed (the kernel
+/// keeps using it for the life of the process).
+private func installAlternateSignalStack() {
+  let size = max(Int(SIGSTKSZ), 64 * 1024)
+  guard let memory = malloc(size) else { return }
+  var stack = stack_t(ss_sp: memory, ss_flags: 0, ss_size: size)
+  _ = sigaltstack(&stack, nil)
 }
 
 /// The real terminal: raw input, the alternate screen, its size, and restoring it whatever way
@@ -55,31 +106,43 @@ public final class TerminalDevice {
   }
 
   /// Switches to raw input on the alternate screen with the cursor hidden, after arranging for
-  /// the terminal to be restored on exit, on SIGINT/SIGTERM/SIGHUP/SIGQUIT, and on crash
-  /// signals.
+  /// the terminal to be restored on exit, on SIGINT/SIGTERM/SIGHUP/SIGQUIT, on crash signals
+  /// (handled on an alternate stack, so a stack overflow is covered too), and while the app is
+  /// suspended (SIGTSTP; raw mode comes back on resume).
   public func enterRawMode() {
     guard !hasOriginalTerminalMode, tcgetattr(STDIN_FILENO, &originalTerminalMode) == 0 else {
       return
-    }
-    hasOriginalTerminalMode = true
-    atexit { restoreTerminal() }
-    for signalNumber in [
-      SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
-    ] {
-      signal(signalNumber) { restoreAndReraise($0) }
     }
     var raw = originalTerminalMode
     raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
     raw.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
     raw.c_oflag &= ~tcflag_t(OPOST)
     raw.c_cflag |= tcflag_t(CS8)
-    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
-    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    rawTerminalMode = raw
+    hasOriginalTerminalMode = true
+    atexit { restoreTerminal() }
+    installAlternateSignalStack()
+    for signalNumber in [
+      SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
+    ] {
+      install(signalNumber, restoreAndReraise)
+    }
+    install(SIGTSTP, suspendAndResume)
+    reenterRawMode()
   }
 
   /// Restores the terminal now (also done automatically on exit).
   public func restore() {
     restoreTerminal()
+  }
+
+  /// Suspends the app as Ctrl-Z does in a shell (raw mode turns Ctrl-Z into a key): the
+  /// terminal is restored while stopped and taken back on `fg`.
+  ///
+  /// Sent to the process, not raised on this thread: on Linux the main actor may run on a
+  /// dispatch worker thread, which blocks SIGTSTP.
+  public func suspend() {
+    kill(getpid(), SIGTSTP)
   }
 
   /// Writes `text` to standard output, unbuffered.
@@ -122,8 +185,8 @@ public final class TerminalDevice {
     return stream
   }
 
-  /// Calls `handler` on the main actor each time the terminal is resized, for as long as the
-  /// returned source is kept.
+  /// Calls `handler` on the main actor each time the terminal is resized or the app resumes
+  /// after a suspend, for as long as the returned source is kept.
   public func onResize(_ handler: @escaping @MainActor () -> Void) -> any DispatchSourceSignal {
     signal(SIGWINCH, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)

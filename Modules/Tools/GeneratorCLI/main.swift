@@ -3,9 +3,15 @@
 import Foundation
 import TrellisGenerator
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Output piped into `head` must not kill the tool: a closed pipe is a failed write instead.
+signal(SIGPIPE, SIG_IGN)
 let status = GeneratorCommand.run(
   Array(CommandLine.arguments.dropFirst()),
   currentDirectory: FileManager.default.currentDirectoryPath,
   output: { print($0) },
-  errors: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+  errors: { try? FileHandle.standardError.write(contentsOf: Data(($0 + "\n").utf8)) })
 exit(status)

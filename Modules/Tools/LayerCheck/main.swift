@@ -110,7 +110,7 @@ func run() -> Int32 {
   do {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
   } catch {
-    FileHandle.standardError.write(Data("LayerCheck: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("LayerCheck: \(error)\n".utf8))
     return 2
   }
   var violations = 0
@@ -145,8 +145,8 @@ func run() -> Int32 {
   do {
     try stamp.write(toFile: options.output, atomically: true, encoding: .utf8)
   } catch {
-    FileHandle.standardError.write(
-      Data("LayerCheck: cannot write \(options.output): \(error)\n".utf8))
+    try? FileHandle.standardError.write(
+      contentsOf: Data("LayerCheck: cannot write \(options.output): \(error)\n".utf8))
     return 2
   }
   return 0
