@@ -71,23 +71,49 @@ struct Sandbox {
   }
 }
 
-/// A file system whose Nth move fails: a failure part-way through writing.
-struct FailingFileSystem: GeneratorFileSystem {
+/// A file system that fails on purpose: its Nth move throws (a failure part-way through
+/// writing), or after N moves every operation throws, as if the process had died there.
+struct FaultyFileSystem: GeneratorFileSystem {
   let base = LocalFileSystem()
-  let failingMove: Int
+  var failingMove: Int?
+  var diesAfterMoves: Int?
   let moves = MoveCounter()
 
   final class MoveCounter: Sendable {
     let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+  }
+
+  private func alive() throws {
+    if let diesAfterMoves, moves.value >= diesAfterMoves {
+      throw GeneratorError("the process died (injected)")
+    }
   }
 
   func exists(_ path: String) -> Bool { base.exists(path) }
+  func isSymbolicLink(_ path: String) -> Bool { base.isSymbolicLink(path) }
   func read(_ path: String) throws -> String { try base.read(path) }
-  func write(_ text: String, to path: String) throws { try base.write(text, to: path) }
-  func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-  func remove(_ path: String) throws { try base.remove(path) }
+  func write(_ text: String, to path: String) throws {
+    try alive()
+    try base.write(text, to: path)
+  }
+  func permissions(of path: String) throws -> Int { try base.permissions(of: path) }
+  func setPermissions(_ permissions: Int, of path: String) throws {
+    try alive()
+    try base.setPermissions(permissions, of: path)
+  }
+  func createDirectory(_ path: String) throws {
+    try alive()
+    try base.createDirectory(path)
+  }
+  func remove(_ path: String) throws {
+    try alive()
+    try base.remove(path)
+  }
   func swiftFiles(under path: String) -> [String] { base.swiftFiles(under: path) }
+  func entries(in path: String) -> [String] { base.entries(in: path) }
   func move(_ source: String, to destination: String) throws {
+    try alive()
     let count = moves.count.withLock { count in
       count += 1
       return count
@@ -351,19 +377,91 @@ struct GeneratorTests {
     #expect(try sandbox.snapshot() == before)
   }
 
-  @Test(arguments: [1, 3, 7, 8])
-  func aFailurePartWayLeavesTheTreeUntouched(failingMove: Int) throws {
+  /// How many moves applying a new screen makes (the journal's and each file's).
+  private func movesOfAScreen() throws -> Int {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
-    let before = try sandbox.snapshot()
-    let generator = Generator(
-      root: sandbox.root, fileSystem: FailingFileSystem(failingMove: failingMove))
+    let counting = FaultyFileSystem()
+    let generator = Generator(root: sandbox.root, fileSystem: counting)
+    try generator.apply(try generator.planScreen("notes", services: []))
+    return counting.moves.value
+  }
+
+  @Test func aFailureAtAnyMoveLeavesTheTreeUntouched() throws {
+    let total = try movesOfAScreen()
+    #expect(total == 9)  // the journal, six new files, two edits
+    for failingMove in 1...total {
+      let sandbox = try Sandbox()
+      defer { sandbox.cleanUp() }
+      let before = try sandbox.snapshot()
+      let generator = Generator(
+        root: sandbox.root, fileSystem: FaultyFileSystem(failingMove: failingMove))
+      let changes = try generator.planScreen("notes", services: [])
+      #expect(throws: GeneratorError.self) { try generator.apply(changes) }
+      #expect(try sandbox.snapshot() == before, "move \(failingMove)")
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.root)
+      #expect(
+        !leftovers.contains { $0.hasPrefix(".build-trellis-gen") || $0.hasPrefix(".trellis-gen") })
+      #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/Modules/Reactor/NotesView"))
+    }
+  }
+
+  @Test func aRunThatDiesAtAnyMoveIsUndoneByTheNextRun() throws {
+    let total = try movesOfAScreen()
+    for diesAfter in 0..<total {
+      let sandbox = try Sandbox()
+      defer { sandbox.cleanUp() }
+      let before = try sandbox.snapshot()
+      let dying = Generator(
+        root: sandbox.root, fileSystem: FaultyFileSystem(diesAfterMoves: diesAfter))
+      #expect(throws: GeneratorError.self) {
+        try dying.apply(try dying.planScreen("notes", services: []))
+      }
+      // The next run of the generator, whatever its command, first undoes the dead one.
+      let result = sandbox.run("screen", "notes", "--dry-run")
+      #expect(result.status == 0, "\(result.errors)")
+      // Before the journal was written there is nothing to undo, only staging to remove.
+      #expect(diesAfter == 0 || result.output.contains("undid an interrupted earlier run"))
+      #expect(try sandbox.snapshot() == before, "died after move \(diesAfter)")
+    }
+  }
+
+  @Test func renamingKeepsEachFilesPermissions() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let script = sandbox.root + "/.ci/run"
+    #expect(try LocalFileSystem().permissions(of: script) == 0o755)
+    #expect(sandbox.run("rename", "Zephyr").status == 0)
+    #expect(try LocalFileSystem().permissions(of: script) == 0o755)
+  }
+
+  @Test func aFileChangedSincePlanningIsNotOverwritten() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let generator = Generator(root: sandbox.root)
     let changes = try generator.planScreen("notes", services: [])
-    #expect(changes.newFiles.count == 6 && changes.edits.count == 2)
-    #expect(throws: GeneratorError.self) { try generator.apply(changes) }
-    #expect(try sandbox.snapshot() == before)  // no file added, none changed, no staging left
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.root)
-    #expect(!leftovers.contains { $0.hasPrefix(".build-trellis-gen") })
+    let path = sandbox.root + "/" + Generator.compositionRootPath
+    try (sandbox.read(Generator.compositionRootPath) + "// an edit made meanwhile\n")
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let before = try sandbox.snapshot()
+    #expect {
+      try generator.apply(changes)
+    } throws: { error in
+      "\(error)".contains("changed since the generator read it")
+    }
+    #expect(try sandbox.snapshot() == before)
+  }
+
+  @Test func aSymbolicLinkIsNotEditedThrough() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let path = sandbox.root + "/" + Generator.compositionRootPath
+    let real = sandbox.root + "/CompositionRoot.real.swift"
+    try FileManager.default.moveItem(atPath: path, toPath: real)
+    try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: real)
+    let result = sandbox.run("screen", "notes")
+    #expect(result.status == 1)
+    #expect(result.errors.contains("is a symbolic link"))
     #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/Modules/Reactor/NotesView"))
   }
 

@@ -74,6 +74,11 @@ public enum GeneratorCommand {
     let generator = Generator(root: root)
     let (command, name) = (positional[0], positional[1])
     do {
+      if try generator.recoverInterruptedRun() {
+        output(
+          "trellis-gen: undid an interrupted earlier run (its journal was still there); the "
+            + "project is as it was before it")
+      }
       let changes: ChangeSet
       switch command {
       case "screen": changes = try generator.planScreen(name, services: services)

@@ -1,13 +1,26 @@
 import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What the generator does to files, so tests can make a step fail part-way.
 public protocol GeneratorFileSystem: Sendable {
-  /// Whether a file or directory exists at `path`.
+  /// Whether a file or directory exists at `path` (a symbolic link counts, even dangling).
   func exists(_ path: String) -> Bool
+  /// Whether `path` is a symbolic link.
+  func isSymbolicLink(_ path: String) -> Bool
   /// The file's text.
   func read(_ path: String) throws -> String
-  /// Writes `text` to a new file at `path`.
+  /// Writes `text` to a new file at `path`, durably (synced before it returns).
   func write(_ text: String, to path: String) throws
+  /// The file's permission bits, such as `0o755`.
+  func permissions(of path: String) throws -> Int
+  /// Sets the file's permission bits.
+  func setPermissions(_ permissions: Int, of path: String) throws
   /// Creates the directory `path` and its parents.
   func createDirectory(_ path: String) throws
   /// Moves `source` to `destination`, replacing it (atomic on one file system).
@@ -16,6 +29,8 @@ public protocol GeneratorFileSystem: Sendable {
   func remove(_ path: String) throws
   /// The Swift files under `path`, recursively.
   func swiftFiles(under path: String) -> [String]
+  /// The names of the entries of the directory `path` (empty when it cannot be read).
+  func entries(in path: String) -> [String]
 }
 
 /// The real file system.
@@ -24,7 +39,16 @@ public struct LocalFileSystem: GeneratorFileSystem {
   public init() {}
 
   /// See ``GeneratorFileSystem/exists(_:)``.
-  public func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+  public func exists(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0
+  }
+
+  /// See ``GeneratorFileSystem/isSymbolicLink(_:)``.
+  public func isSymbolicLink(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+  }
 
   /// See ``GeneratorFileSystem/read(_:)``.
   public func read(_ path: String) throws -> String {
@@ -33,7 +57,33 @@ public struct LocalFileSystem: GeneratorFileSystem {
 
   /// See ``GeneratorFileSystem/write(_:to:)``.
   public func write(_ text: String, to path: String) throws {
-    try text.write(toFile: path, atomically: false, encoding: .utf8)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw Self.failure("cannot create \(path)") }
+    defer { close(descriptor) }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw Self.failure("cannot write \(path)")
+      }
+      bytes = bytes.dropFirst(written)
+    }
+    guard fsync(descriptor) == 0 else { throw Self.failure("cannot sync \(path)") }
+  }
+
+  /// See ``GeneratorFileSystem/permissions(of:)``.
+  public func permissions(of path: String) throws -> Int {
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw Self.failure("cannot inspect \(path)") }
+    return Int(status.st_mode & 0o7777)
+  }
+
+  /// See ``GeneratorFileSystem/setPermissions(_:of:)``.
+  public func setPermissions(_ permissions: Int, of path: String) throws {
+    guard chmod(path, mode_t(permissions)) == 0 else {
+      throw Self.failure("cannot set the permissions of \(path)")
+    }
   }
 
   /// See ``GeneratorFileSystem/createDirectory(_:)``.
@@ -44,8 +94,7 @@ public struct LocalFileSystem: GeneratorFileSystem {
   /// See ``GeneratorFileSystem/move(_:to:)``.
   public func move(_ source: String, to destination: String) throws {
     guard rename(source, destination) == 0 else {
-      throw GeneratorError(
-        "cannot move \(source) to \(destination): \(String(cString: strerror(errno)))")
+      throw Self.failure("cannot move \(source) to \(destination)")
     }
   }
 
@@ -57,6 +106,15 @@ public struct LocalFileSystem: GeneratorFileSystem {
     guard let enumerator = FileManager.default.enumerator(atPath: path) else { return [] }
     return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
       .map { path + "/" + $0 }
+  }
+
+  /// See ``GeneratorFileSystem/entries(in:)``.
+  public func entries(in path: String) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+  }
+
+  private static func failure(_ what: String) -> GeneratorError {
+    GeneratorError("\(what): \(String(cString: strerror(errno)))")
   }
 }
 
@@ -89,78 +147,247 @@ public struct ChangeSet: Equatable, Sendable {
   public var paths: [String] { newFiles.map(\.path) + edits.map(\.path) }
 }
 
-/// Applies change sets atomically: everything is written to a staging folder in the project
-/// first (so a failure there touches nothing), then moved into place; if a move fails, the
-/// moves already made are undone.
+/// Applies change sets all together or not at all, even across a crash or an interrupt.
+///
+/// 1. Every edited file is checked first: it must be a regular file (not a symbolic link),
+///    and hold exactly what the change set was planned against.
+/// 2. New contents and backups of the edited files are written (synced) to a staging folder
+///    in the project, with each edited file's permissions; nothing in the project changes yet.
+/// 3. A journal (`.trellis-gen-journal`) listing every move is written, then the moves are
+///    made, with SIGINT, SIGTERM and SIGHUP held until they are done.
+/// 4. If a move fails, the journal is played backwards: new files removed, backups moved
+///    back. If the process dies part-way (a crash, `kill -9`, a power cut), the next run of
+///    the generator finds the journal and does the same before anything else
+///    (``recoverInterruptedRun()``).
 struct Transaction {
   let root: String
   let fileSystem: any GeneratorFileSystem
 
+  /// The journal's path, relative to the project root.
+  static let journalName = ".trellis-gen-journal"
+  /// How staging folders' names start.
+  static let stagingPrefix = ".build-trellis-gen-"
+
+  /// One move, and how to undo it.
+  struct Step: Codable, Equatable {
+    /// The file moved into place, relative to the root.
+    var destination: String
+    /// The staged file to move there.
+    var staged: String
+    /// For an edit, the staged backup of the original; `nil` for a new file.
+    var backup: String?
+  }
+
+  /// What a run will do: its staging folder, the directories it creates, and its moves.
+  struct Journal: Codable, Equatable {
+    var staging: String
+    var createdDirectories: [String]
+    var steps: [Step]
+  }
+
   func apply(_ changes: ChangeSet) throws(GeneratorError) {
-    let staging = root + "/.build-trellis-gen-" + UUID().uuidString
-    defer { try? fileSystem.remove(staging) }
-    // 1. Stage every file; nothing in the project changes yet.
-    var staged: [(staged: String, destination: String)] = []
+    _ = try recoverInterruptedRun()
+    // 1. Check what is there now against what was planned.
+    var permissions: [String: Int] = [:]
+    for edit in changes.edits {
+      let path = root + "/" + edit.path
+      guard !fileSystem.isSymbolicLink(path) else {
+        throw GeneratorError(
+          "nothing was changed: \(edit.path) is a symbolic link; the generator only edits "
+            + "regular files (replace the link with the file it points to)")
+      }
+      try verifyUnchanged(edit)
+      do {
+        permissions[edit.path] = try fileSystem.permissions(of: path)
+      } catch {
+        throw GeneratorError("nothing was changed: \(error)")
+      }
+    }
+    // 2. Stage the new contents and the backups.
+    let staging = Self.stagingPrefix + UUID().uuidString
+    var steps: [Step] = []
     do {
-      try fileSystem.createDirectory(staging)
-      for (index, file)
-        in (changes.newFiles.map { ($0.path, $0.contents) }
-        + changes.edits.map { ($0.path, $0.updated) }).enumerated()
-      {
-        let stagedPath = staging + "/\(index)"
-        try fileSystem.write(file.1, to: stagedPath)
-        staged.append((stagedPath, root + "/" + file.0))
+      try fileSystem.createDirectory(root + "/" + staging)
+      for (index, file) in changes.newFiles.enumerated() {
+        let staged = staging + "/new-\(index)"
+        try fileSystem.write(file.contents, to: root + "/" + staged)
+        steps.append(Step(destination: file.path, staged: staged, backup: nil))
+      }
+      for (index, edit) in changes.edits.enumerated() {
+        let staged = staging + "/edit-\(index)"
+        let backup = staging + "/backup-\(index)"
+        let mode = permissions[edit.path] ?? 0o644
+        try fileSystem.write(edit.updated, to: root + "/" + staged)
+        try fileSystem.setPermissions(mode, of: root + "/" + staged)
+        try fileSystem.write(edit.original, to: root + "/" + backup)
+        try fileSystem.setPermissions(mode, of: root + "/" + backup)
+        steps.append(Step(destination: edit.path, staged: staged, backup: backup))
       }
     } catch {
+      try? fileSystem.remove(root + "/" + staging)
       throw GeneratorError("nothing was changed: cannot stage the files (\(error))")
     }
-    // 2. Move them into place, remembering how to undo each step.
-    var undo: [() throws -> Void] = []
+    let directories = missingDirectories(for: steps.map(\.destination))
+    let journal = Journal(staging: staging, createdDirectories: directories, steps: steps)
     do {
-      for (index, step) in staged.enumerated() {
-        let directory = (step.destination as NSString).deletingLastPathComponent
-        if !fileSystem.exists(directory) {
-          let created = firstMissingAncestor(of: directory)
-          try fileSystem.createDirectory(directory)
-          undo.append { try fileSystem.remove(created) }
-        }
-        let isEdit = index >= changes.newFiles.count
-        if isEdit {
-          let original = changes.edits[index - changes.newFiles.count].original
-          let destination = step.destination
-          try fileSystem.move(step.staged, to: destination)
-          undo.append {
-            let restore = staging + "/restore-\(index)"
-            try fileSystem.write(original, to: restore)
-            try fileSystem.move(restore, to: destination)
-          }
-        } else {
-          let destination = step.destination
-          try fileSystem.move(step.staged, to: destination)
-          undo.append { try fileSystem.remove(destination) }
-        }
-      }
+      try writeJournal(journal)
     } catch {
-      var leftovers: [String] = []
-      for step in undo.reversed() {
-        do { try step() } catch { leftovers.append("\(error)") }
+      try? fileSystem.remove(root + "/" + staging)
+      throw GeneratorError("nothing was changed: cannot write the journal (\(error))")
+    }
+    // 3. Move everything into place, with interrupts held until the tree is whole again.
+    let moved = InterruptDeferral.run { () -> Result<Void, GeneratorError> in
+      do {
+        for directory in directories { try fileSystem.createDirectory(root + "/" + directory) }
+        let edits = Dictionary(changes.edits.map { ($0.path, $0) }) { first, _ in first }
+        for step in steps {
+          // Checked again just before it is replaced: an edit made since planning is an error,
+          // never silently overwritten.
+          if let edit = edits[step.destination] { try verifyUnchanged(edit) }
+          try fileSystem.move(root + "/" + step.staged, to: root + "/" + step.destination)
+        }
+      } catch {
+        // 4. Undo.
+        do {
+          try rollBack(journal)
+        } catch {
+          return .failure(
+            GeneratorError(
+              "a write failed and undoing it failed too (\(error)); run trellis-gen again to "
+                + "finish undoing it (the journal \(Self.journalName) says how), then check "
+                + "`git status`"))
+        }
+        return .failure(
+          GeneratorError("nothing was changed: a write failed and was undone (\(error))"))
       }
-      if leftovers.isEmpty {
-        throw GeneratorError("nothing was changed: a write failed and was undone (\(error))")
+      try? fileSystem.remove(root + "/" + Self.journalName)
+      try? fileSystem.remove(root + "/" + staging)
+      return .success(())
+    }
+    try moved.get()
+  }
+
+  /// Undoes a run that was interrupted part-way, if its journal is there; returns whether
+  /// there was one.
+  ///
+  /// - Throws: ``GeneratorError`` when the journal cannot be read or played back.
+  func recoverInterruptedRun() throws(GeneratorError) -> Bool {
+    let path = root + "/" + Self.journalName
+    guard fileSystem.exists(path) else {
+      // A run that died while staging (before its journal) left only its staging folder.
+      for entry in fileSystem.entries(in: root) where entry.hasPrefix(Self.stagingPrefix) {
+        try? fileSystem.remove(root + "/" + entry)
       }
+      return false
+    }
+    let journal: Journal
+    do {
+      journal = try JSONDecoder().decode(Journal.self, from: Data(fileSystem.read(path).utf8))
+    } catch {
       throw GeneratorError(
-        "a write failed (\(error)) and undoing it failed too (\(leftovers.joined(separator: "; "))); "
-          + "check `git status`")
+        "an earlier run left \(Self.journalName), which cannot be read (\(error)); check "
+          + "`git status`, then remove it")
+    }
+    do {
+      try rollBack(journal)
+    } catch {
+      throw GeneratorError("cannot undo the interrupted earlier run (\(error)); check `git status`")
+    }
+    return true
+  }
+
+  /// Plays `journal` backwards: every new file removed, every backup moved back, created
+  /// directories removed; then the journal and the staging folder. Each step is idempotent, so
+  /// a rollback that is itself interrupted can run again.
+  private func rollBack(_ journal: Journal) throws {
+    for step in journal.steps.reversed() {
+      let destination = root + "/" + step.destination
+      if let backup = step.backup {
+        if fileSystem.exists(root + "/" + backup) {
+          try fileSystem.move(root + "/" + backup, to: destination)
+        }
+      } else if fileSystem.exists(destination), !fileSystem.exists(root + "/" + step.staged) {
+        // Moved into place (its staged copy is gone): remove it.
+        try fileSystem.remove(destination)
+      }
+    }
+    for directory in journal.createdDirectories.reversed()
+    where fileSystem.exists(root + "/" + directory) {
+      try fileSystem.remove(root + "/" + directory)
+    }
+    try? fileSystem.remove(root + "/" + journal.staging)
+    try fileSystem.remove(root + "/" + Self.journalName)
+  }
+
+  private func verifyUnchanged(_ edit: ChangeSet.Edit) throws(GeneratorError) {
+    let current: String
+    do {
+      current = try fileSystem.read(root + "/" + edit.path)
+    } catch {
+      throw GeneratorError("nothing was changed: cannot read \(edit.path) (\(error))")
+    }
+    guard current == edit.original else {
+      throw GeneratorError(
+        "nothing was changed: \(edit.path) changed since the generator read it; run the command "
+          + "again")
     }
   }
 
-  private func firstMissingAncestor(of directory: String) -> String {
-    var missing = directory
-    var parent = (directory as NSString).deletingLastPathComponent
-    while !parent.isEmpty, parent != "/", !fileSystem.exists(parent) {
-      missing = parent
-      parent = (parent as NSString).deletingLastPathComponent
+  private func writeJournal(_ journal: Journal) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let text = String(decoding: try encoder.encode(journal), as: UTF8.self)
+    let temporary = root + "/" + journal.staging + "/journal"
+    try fileSystem.write(text, to: temporary)
+    try fileSystem.move(temporary, to: root + "/" + Self.journalName)
+  }
+
+  /// The topmost missing directory of each destination's folder, in creation order.
+  private func missingDirectories(for destinations: [String]) -> [String] {
+    var result: [String] = []
+    for destination in destinations {
+      var missing: String?
+      var directory = (destination as NSString).deletingLastPathComponent
+      while !directory.isEmpty, !fileSystem.exists(root + "/" + directory) {
+        missing = directory
+        directory = (directory as NSString).deletingLastPathComponent
+      }
+      if let missing, !result.contains(missing) { result.append(missing) }
     }
-    return missing
+    return result
+  }
+}
+
+/// Holds SIGINT, SIGTERM and SIGHUP while a short critical section runs, then delivers the
+/// first one that arrived (ending the process as it would have), so an interrupt never lands
+/// half-way through the moves.
+enum InterruptDeferral {
+  private static let signals = [SIGINT, SIGTERM, SIGHUP]
+  /// The signal that arrived while held, `0` if none. A signal handler writes it, so it is an
+  /// `Atomic` (lock-free, async-signal-safe).
+  private static let pending = Atomic<Int32>(0)
+
+  static func run<T>(_ body: () -> T) -> T {
+    var previous: [Int32: sigaction] = [:]
+    for signalNumber in signals {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = { InterruptDeferral.note($0) }
+      sigemptyset(&action.sa_mask)
+      var old = sigaction()
+      sigaction(signalNumber, &action, &old)
+      previous[signalNumber] = old
+    }
+    let result = body()
+    for (signalNumber, old) in previous {
+      var restore = old
+      sigaction(signalNumber, &restore, nil)
+    }
+    let arrived = pending.exchange(0, ordering: .relaxed)
+    if arrived != 0 { raise(arrived) }
+    return result
+  }
+
+  private static func note(_ signalNumber: Int32) {
+    _ = pending.compareExchange(expected: 0, desired: signalNumber, ordering: .relaxed)
   }
 }

@@ -151,6 +151,12 @@ public struct Generator: Sendable {
 
   // MARK: Applying
 
+  /// Undoes an earlier run that was interrupted part-way (its journal is still there);
+  /// returns whether there was one. Every command runs it first.
+  public func recoverInterruptedRun() throws(GeneratorError) -> Bool {
+    try Transaction(root: root, fileSystem: fileSystem).recoverInterruptedRun()
+  }
+
   /// Writes `changes`: all of them, or none.
   public func apply(_ changes: ChangeSet) throws(GeneratorError) {
     try Transaction(root: root, fileSystem: fileSystem).apply(changes)
