@@ -34,8 +34,7 @@ def rss_kb(pid):
     return 0
 
 
-def start_server():
-    binary = os.path.join(ROOT, ".build", "release", "DemoServer")
+def start_server(binary):
     if not os.path.exists(binary):
         sys.exit("build it first: swift build -c release --product DemoServer")
     process = subprocess.Popen(
@@ -135,9 +134,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=100000)
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--server-binary", default=os.path.join(ROOT, ".build", "release", "DemoServer"),
+                        help="the DemoServer to measure (to compare another build side by side)")
     options = parser.parse_args()
 
-    process, port = start_server()
+    process, port = start_server(options.server_binary)
     try:
         token = sign_in(port)
         keep_alive(port, token, 2000, options.clients)  # warm up
