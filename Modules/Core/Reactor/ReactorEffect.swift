@@ -35,8 +35,34 @@ public struct ReactorEffect<R: ReactorProtocol> {
     case concat([ReactorEffect])
     case merge([ReactorEffect])
     indirect case catching(ReactorEffect, @MainActor (any Error) -> ReactorEffect)
-    indirect case identified(ReactorEffect, id: AnyHashable, cancelInFlight: Bool)
-    case cancel(id: AnyHashable)
+    /// Boxed (a class reference) rather than `indirect`: it keeps the `AnyHashable`
+    /// existential out of the enum's inline payload, so copying any effect stays cheap.
+    case identified(Identity)
+    case cancel(id: Identifier)
+  }
+
+  /// An identified effect: the effect, its identity, and whether it replaces one in flight.
+  @usableFromInline
+  final class Identity {
+    @usableFromInline let effect: ReactorEffect
+    @usableFromInline let id: AnyHashable
+    @usableFromInline let cancelInFlight: Bool
+
+    init(effect: ReactorEffect, id: AnyHashable, cancelInFlight: Bool) {
+      self.effect = effect
+      self.id = id
+      self.cancelInFlight = cancelInFlight
+    }
+  }
+
+  /// An effect identity, boxed for the same reason.
+  @usableFromInline
+  final class Identifier {
+    @usableFromInline let value: AnyHashable
+
+    init(_ value: AnyHashable) {
+      self.value = value
+    }
   }
 
   @usableFromInline let operation: Operation
@@ -47,6 +73,12 @@ public struct ReactorEffect<R: ReactorProtocol> {
   init(_ operation: Operation, isSynchronous: Bool) {
     self.operation = operation
     self.isSynchronous = isSynchronous
+  }
+
+  /// Whether this is a `merge` (whose parts, not itself, count as running effects).
+  @inlinable var isMerge: Bool {
+    if case .merge = operation { return true }
+    return false
   }
 
   init(combining effects: [ReactorEffect], concurrently: Bool) {
@@ -124,7 +156,7 @@ public struct ReactorEffect<R: ReactorProtocol> {
 
   /// Cancels every effect in flight with identity `id` (see ``cancellable(id:cancelInFlight:)``).
   public static func cancel(id: some Hashable & Sendable) -> Self {
-    Self(.cancel(id: AnyHashable(id)), isSynchronous: true)
+    Self(.cancel(id: Identifier(AnyHashable(id))), isSynchronous: true)
   }
 
   // MARK: Modifying effects
@@ -144,7 +176,7 @@ public struct ReactorEffect<R: ReactorProtocol> {
   /// overwrite the answer for the project chosen next.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
     Self(
-      .identified(self, id: AnyHashable(id), cancelInFlight: cancelInFlight),
+      .identified(Identity(effect: self, id: AnyHashable(id), cancelInFlight: cancelInFlight)),
       isSynchronous: isSynchronous)
   }
 }
@@ -160,38 +192,28 @@ public struct EffectSender<R: ReactorProtocol> {
   /// The reactor's one-shot event type.
   public typealias Event = R.Event
 
-  @usableFromInline let deliverMutation: @MainActor (Mutation) -> Void
-  @usableFromInline let deliverEvent: @MainActor (Event) -> Void
-  @usableFromInline let cancelled: @MainActor () -> Bool
+  @usableFromInline let handle: EffectHandle<R>
 
-  /// The closures are made by the runtime in code specialised for the reactor, so that
-  /// delivery does not go through unspecialised generic code.
   @usableFromInline
-  init(
-    deliverMutation: @escaping @MainActor (Mutation) -> Void,
-    deliverEvent: @escaping @MainActor (Event) -> Void,
-    cancelled: @escaping @MainActor () -> Bool
-  ) {
-    self.deliverMutation = deliverMutation
-    self.deliverEvent = deliverEvent
-    self.cancelled = cancelled
+  init(handle: EffectHandle<R>) {
+    self.handle = handle
   }
 
   /// Reduces `mutation` into the reactor's state now, unless the effect was cancelled.
   @inlinable
   public func callAsFunction(_ mutation: Mutation) {
-    deliverMutation(mutation)
+    handle.deliver(mutation)
   }
 
   /// Emits a one-shot event, unless the effect was cancelled.
   @inlinable
   public func event(_ event: Event) {
-    deliverEvent(event)
+    handle.emit(event)
   }
 
-  /// Whether the effect was cancelled; long loops can stop early.
+  /// Whether the effect was cancelled (or its reactor is gone); long loops can stop early.
   @inlinable
   public var isCancelled: Bool {
-    cancelled()
+    handle.isFinished
   }
 }

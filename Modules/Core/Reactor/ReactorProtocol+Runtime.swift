@@ -19,13 +19,14 @@ extension ReactorProtocol {
 
   /// Calls `observer` with the current state now, then with every new state, until the
   /// returned token is cancelled or released.
+  ///
+  /// An action `observer` sends (on its first call too) is queued and processed once the
+  /// delivery is over, like any action sent while the reactor is busy.
   @inlinable
   public func observe(_ observer: @escaping @MainActor (State) -> Void) -> ObservationToken {
-    runtime.token(
-      for: runtime.observeState(reactor: self) { state in
-        observer(state)
-        return true
-      })
+    let entry = ClosureStateObserver(observer)
+    runtime.add(entry, reactor: self)
+    return runtime.token { entry.deactivate() }
   }
 
   /// Calls `observer` with one value of the state now, then each time it changes (duplicates
@@ -39,8 +40,12 @@ extension ReactorProtocol {
     _ value: @escaping @MainActor (State) -> Value,
     _ observer: @escaping @MainActor (Value) -> Void
   ) -> ObservationToken {
-    runtime.token(
-      for: runtime.observeState(reactor: self, Self.removingDuplicates(value, observer)))
+    let entry = DistinctStateObserver<State, Value, AnyObject>(value: value, owner: nil) {
+      observer($1)
+    }
+    let observer: StateObserver<State> = entry
+    runtime.add(observer, reactor: self)
+    return runtime.token { observer.deactivate() }
   }
 
   /// Calls `observer` with `owner` and the current state now, then with every new state, for
@@ -51,11 +56,7 @@ extension ReactorProtocol {
     by owner: Owner,
     _ observer: @escaping @MainActor (Owner, State) -> Void
   ) {
-    _ = runtime.observeState(reactor: self) { [weak owner] state in
-      guard let owner else { return false }
-      observer(owner, state)
-      return true
-    }
+    runtime.add(OwnedStateObserver(owner: owner, observer), reactor: self)
   }
 
   /// Calls `observer` with `owner` and one value of the state (pass a key path) now, then each
@@ -66,40 +67,11 @@ extension ReactorProtocol {
     by owner: Owner,
     _ observer: @escaping @MainActor (Owner, Value) -> Void
   ) {
-    _ = runtime.observeState(
-      reactor: self,
-      Self.removingDuplicates(value) { [weak owner] value in
-        guard let owner else { return false }
-        observer(owner, value)
-        return true
-      })
-  }
-
-  @inlinable
-  static func removingDuplicates<Value: Equatable>(
-    _ value: @escaping @MainActor (State) -> Value,
-    _ observer: @escaping @MainActor (Value) -> Void
-  ) -> @MainActor (State) -> Bool {
-    removingDuplicates(value) { value -> Bool in
-      observer(value)
-      return true
+    let entry = DistinctStateObserver<State, Value, Owner>(value: value, owner: owner) {
+      // Called only while the owner lives (the observer checks it first).
+      if let owner = $0 { observer(owner, $1) }
     }
-  }
-
-  /// Wraps `observer` so it only sees values that differ from the previous one; the wrapper
-  /// returns `false` once `observer` does (its owner is gone).
-  @inlinable
-  static func removingDuplicates<Value: Equatable>(
-    _ value: @escaping @MainActor (State) -> Value,
-    _ observer: @escaping @MainActor (Value) -> Bool
-  ) -> @MainActor (State) -> Bool {
-    let last = LastValueCell<Value>()
-    return { state in
-      let current = value(state)
-      guard current != last.pointer.pointee else { return true }
-      last.pointer.pointee = current
-      return observer(current)
-    }
+    runtime.add(entry, reactor: self)
   }
 
   // MARK: Observing one-shot events
@@ -113,11 +85,9 @@ extension ReactorProtocol {
   /// once to the next observer, so a navigation emitted during a screen transition is not lost.
   @inlinable
   public func observeEvents(_ observer: @escaping @MainActor (Event) -> Void) -> ObservationToken {
-    runtime.token(
-      for: runtime.observeEvents(reactor: self) { event in
-        observer(event)
-        return true
-      })
+    let entry = ClosureEventObserver<Event, AnyObject>(owner: nil) { observer($1) }
+    runtime.add(entry, reactor: self)
+    return runtime.token { entry.deactivate() }
   }
 
   /// Calls `observer` with `owner` and each one-shot event for as long as `owner` lives (held
@@ -127,11 +97,10 @@ extension ReactorProtocol {
     by owner: Owner,
     _ observer: @escaping @MainActor (Owner, Event) -> Void
   ) {
-    _ = runtime.observeEvents(reactor: self) { [weak owner] event in
-      guard let owner else { return false }
-      observer(owner, event)
-      return true
+    let entry = ClosureEventObserver<Event, Owner>(owner: owner) {
+      if let owner = $0 { observer(owner, $1) }
     }
+    runtime.add(entry, reactor: self)
   }
 
   // MARK: Lifetime and effects
@@ -152,7 +121,8 @@ extension ReactorProtocol {
     runtime.cancelEffects(id: AnyHashable(id))
   }
 
-  /// The number of effects in flight (for tests and leak checks).
+  /// The number of effects in flight as written: `.run {}.cancellable(id:)` is one,
+  /// `.merge(.run {}, .run {})` two (for tests and leak checks).
   public var runningEffectCount: Int {
     runtime.runningEffectCount
   }

@@ -1,130 +1,138 @@
 /// The machinery behind a ``ReactorProtocol``: the state, the action queue, the observers and
-/// the effects in flight. A reactor stores one (`let runtime = ReactorRuntime<Self>()`) and uses
-/// it through the protocol's methods (`send`, `observe`, `currentState`, `stop`).
+/// the effects in flight. A reactor stores one, naming its own type:
+///
+/// ```swift
+/// let runtime = ReactorRuntime<CounterViewReactor>()
+/// ```
+///
+/// (`ReactorRuntime<Self>()` does not compile in a final class's stored property initializer.)
+/// The reactor uses it through the protocol's methods (`send`, `observe`, `currentState`,
+/// `stop`).
 ///
 /// The runtime holds no reference to its reactor: tasks and observers reach the reactor
 /// weakly, so releasing the reactor releases the runtime, which cancels everything in flight.
+///
+/// Its code is split by concern: the queue and delivery (`ReactorRuntime+Queue.swift`),
+/// observers (`+Observers`), effects (`+Effects`) and stub mode (`+Stub`).
+///
+/// ## Why `@exclusivity(unchecked)`
+///
+/// A class's stored `var` pays a dynamic exclusivity check on every access, which was most of
+/// the cost of an action. The runtime's mutable properties opt out of it. The invariant that
+/// makes this safe: the runtime is `@MainActor`, so one thread at a time touches them; and no
+/// access to them spans a call into reactor, observer or effect code (values are read into
+/// locals before `mutate`, `reduce` or an observer runs, and written after it returns), so a
+/// re-entrant `send` from such code never overlaps another access.
 @MainActor
 public final class ReactorRuntime<R: ReactorProtocol> {
   @usableFromInline typealias Effect = ReactorEffect<R>
 
+  /// Work waiting for the runtime to be free, in arrival order.
   @usableFromInline
   enum Pending {
     case action(R.Action)
     case mutation(R.Mutation)
     case event(R.Event)
+    /// A state from a stream merged in `transform(state:)`.
+    case state(R.State)
+    /// The first delivery to an observer registered while the runtime was busy.
+    case firstDelivery(StateObserver<R.State>)
   }
 
-  @usableFromInline
-  final class Observer<Value> {
-    @usableFromInline let flag = ObservationFlag()
-    /// Delivers a value; returns `false` when the observation ended (its owner is gone).
-    @usableFromInline let deliver: @MainActor (Value) -> Bool
+  // MARK: State
 
-    @usableFromInline
-    init(deliver: @escaping @MainActor (Value) -> Bool) {
-      self.deliver = deliver
-    }
-  }
+  /// What observers saw last; `nil` until the reactor starts (and in stub mode until the
+  /// stub sets it). `currentState` reads it.
+  @exclusivity(unchecked) @usableFromInline var state: R.State?
+  /// The last state `reduce` produced, kept when it may differ from ``state``: what the next
+  /// `reduce` folds when ``foldsReducedState``.
+  @exclusivity(unchecked) @usableFromInline var reducedState: R.State?
+  /// Whether `transform(state:)` maps or merges, so observers may see other states than the
+  /// ones `reduce` returns.
+  @exclusivity(unchecked) @usableFromInline var foldsReducedState = false
 
-  /// Everything the runtime mutates, in one place.
-  @usableFromInline
-  struct Storage {
-    /// The last reduced state; `nil` until the reactor starts.
-    @usableFromInline var reducedState: R.State?
-    /// The state after `transform(state:)`, when that hook changes the stream.
-    @usableFromInline var transformedState: R.State?
-    @usableFromInline var isStarted = false
-    @usableFromInline var isStopped = false
-    @usableFromInline var stub: ReactorStub<R>?
+  // MARK: Processing
 
-    /// Processing an action (or an effect's delivery); new actions wait in `pending`.
-    @usableFromInline var isBusy = false
-    /// Inside `reduce` or the observers it notifies; new mutations wait in `pending` too.
-    @usableFromInline var isReducing = false
-    @usableFromInline var pending: [Pending] = []
-    @usableFromInline var pendingHead = 0
+  @exclusivity(unchecked) @usableFromInline var isStarted = false
+  @exclusivity(unchecked) @usableFromInline var isStopped = false
+  /// Processing an action (or a delivery); new work waits in `pending`.
+  @exclusivity(unchecked) @usableFromInline var isBusy = false
+  /// Inside `reduce` or the observers it notifies; new mutations wait in `pending` too.
+  @exclusivity(unchecked) @usableFromInline var isReducing = false
+  @exclusivity(unchecked) @usableFromInline var pending: [Pending] = []
+  @exclusivity(unchecked) @usableFromInline var pendingHead = 0
 
-    @usableFromInline var actionTransform: ReactorStream<R.Action>.Transform?
-    @usableFromInline var mutationTransform: ReactorStream<R.Mutation>.Transform?
-    @usableFromInline var stateTransform: ReactorStream<R.State>.Transform?
-    var sourceTasks: [Task<Void, Never>] = []
+  @exclusivity(unchecked) @usableFromInline var actionTransform: ReactorStream<R.Action>.Transform?
+  @exclusivity(unchecked) @usableFromInline var mutationTransform:
+    ReactorStream<R.Mutation>.Transform?
+  @exclusivity(unchecked) @usableFromInline var stateTransform: ReactorStream<R.State>.Transform?
+  @exclusivity(unchecked) var sourceTasks: [Task<Void, Never>] = []
 
-    @usableFromInline var stateObservers: [Observer<R.State>] = []
-    @usableFromInline var eventObservers: [Observer<R.Event>] = []
-    @usableFromInline var bufferedEvents: [R.Event] = []
+  // MARK: Observers
 
-    var effects: [Int: EffectHandle] = [:]
-    var nextEffectSerial = 0
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  @exclusivity(unchecked) @usableFromInline var stateObservers: [StateObserver<R.State>] = []
+  @exclusivity(unchecked) @usableFromInline var eventObservers: [EventObserver<R.Event>] = []
+  /// How many notification loops are running: observers are only removed from the lists
+  /// when none is, so a loop can walk the list without retaining each entry.
+  @exclusivity(unchecked) @usableFromInline var notifyDepth = 0
+  @exclusivity(unchecked) @usableFromInline var needsPurge = false
+  @exclusivity(unchecked) @usableFromInline var bufferedEvents: [R.Event] = []
 
-    @usableFromInline init() {}
-  }
+  // MARK: Effects
 
-  /// The runtime's mutable state, behind a pointer instead of in stored properties.
-  ///
-  /// Stored properties of a class pay a dynamic exclusivity check on every access (about
-  /// 10 ns each, most of the cost of an action). The invariant that makes the pointer safe:
-  /// the runtime is `@MainActor`, so only one thread ever touches `storage`; and no access
-  /// spans a call into reactor or observer code (state is read into a local before `reduce`,
-  /// observer lists are copied before they are iterated), so a re-entrant `send` from such
-  /// code never overlaps another access. Allocated in `init`, freed in `deinit`.
-  @usableFromInline let storage: UnsafeMutablePointer<Storage>
+  /// Effects in flight, in slots reused through `freeSlots`.
+  @exclusivity(unchecked) @usableFromInline var effects: [EffectHandle<R>?] = []
+  @exclusivity(unchecked) @usableFromInline var freeSlots: [Int] = []
+  /// Tasks in flight (effects and their internal parts): idle when it reaches 0.
+  @exclusivity(unchecked) @usableFromInline var taskCount = 0
+  /// Effects in flight as the user wrote them (see `runningEffectCount`).
+  @exclusivity(unchecked) @usableFromInline var countedEffects = 0
+  @exclusivity(unchecked) var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+  // MARK: Stub
+
+  @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
 
   /// Events emitted while nobody observes are kept for the next observer, up to this many.
   @usableFromInline static var eventBufferLimit: Int { 64 }
 
   /// Creates an idle runtime; it starts on the reactor's first `send` or `observe`.
-  public init() {
-    storage = .allocate(capacity: 1)
-    storage.initialize(to: Storage())
-  }
+  public init() {}
 
   isolated deinit {
-    for handle in storage.pointee.effects.values { handle.cancel() }
-    for task in storage.pointee.sourceTasks { task.cancel() }
-    for waiter in storage.pointee.idleWaiters { waiter.resume() }
-    storage.deinitialize(count: 1)
-    storage.deallocate()
+    for handle in effects { handle?.cancel() }
+    for task in sourceTasks { task.cancel() }
+    for waiter in idleWaiters { waiter.resume() }
   }
 
   // MARK: Reading state
 
   @inlinable
   func currentState(of reactor: R) -> R.State {
-    storage.pointee.transformedState ?? storage.pointee.reducedState ?? reactor.initialState
-  }
-
-  var isStopped: Bool { storage.pointee.isStopped }
-
-  var stub: ReactorStub<R>? { storage.pointee.stub }
-
-  var runningEffectCount: Int { storage.pointee.effects.count }
-
-  func waitUntilIdle() async {
-    guard !storage.pointee.effects.isEmpty else { return }
-    await withCheckedContinuation { storage.pointee.idleWaiters.append($0) }
+    state ?? reactor.initialState
   }
 
   // MARK: Starting and stopping
 
+  /// Runs the `transform` hooks and starts the merged sources (once).
   @usableFromInline
   func start(_ reactor: R) {
-    guard !storage.pointee.isStarted else { return }
-    storage.pointee.isStarted = true
+    guard !isStarted else { return }
+    isStarted = true
     let initial = reactor.initialState
-    storage.pointee.reducedState = initial
+    reducedState = initial
 
     let actions = reactor.transform(action: ReactorStream())
-    storage.pointee.actionTransform = actions.transform
+    actionTransform = actions.transform
     let mutations = reactor.transform(mutation: ReactorStream())
-    storage.pointee.mutationTransform = mutations.transform
+    mutationTransform = mutations.transform
     let states = reactor.transform(state: ReactorStream())
-    storage.pointee.stateTransform = states.transform
-    if let transform = states.transform {
-      storage.pointee.transformedState = transform(initial) ?? initial
-    }
-    guard storage.pointee.stub == nil else { return }
+    stateTransform = states.transform
+    foldsReducedState = states.transform != nil || !states.sources.isEmpty
+    // In stub mode the stub's state stands; otherwise observers start from the initial state
+    // as the state stream shows it.
+    guard stub == nil else { return }
+    state = states.transform.map { $0(initial) ?? initial } ?? initial
 
     startSources(actions.sources, reactor: reactor) { runtime, reactor, action in
       runtime.send(action, reactor: reactor, transformed: true)
@@ -132,9 +140,8 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     startSources(mutations.sources, reactor: reactor) { runtime, reactor, mutation in
       runtime.deliver(mutation, reactor: reactor, transformed: true)
     }
-    startSources(states.sources, reactor: reactor) { runtime, _, state in
-      runtime.storage.pointee.transformedState = state
-      runtime.notifyStateObservers(state)
+    startSources(states.sources, reactor: reactor) { runtime, reactor, state in
+      runtime.deliverMerged(state, reactor: reactor)
     }
   }
 
@@ -146,326 +153,32 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     for source in sources {
       let transform = source.transform
       let emit: @MainActor (Element) -> Void = { [weak self, weak reactor] element in
-        guard let self, let reactor, !self.storage.pointee.isStopped else { return }
+        guard let self, let reactor, !self.isStopped else { return }
         guard let element = transform.map({ $0(element) }) ?? element else { return }
         deliver(self, reactor, element)
       }
+      // An error that ends a source goes to the reactor's own logger.
+      let report: @MainActor (any Error) -> Void = { [weak reactor] error in
+        let name = "\(R.self)"
+        (reactor?.logger ?? Logger(category: name)).error(
+          "A stream merged into \(name) ended with an error: \(error)")
+      }
       let iterate = source.iterate
-      storage.pointee.sourceTasks.append(Task { await iterate(emit) })
+      sourceTasks.append(Task { await iterate(emit, report) })
     }
   }
 
   func stop() {
-    guard !storage.pointee.isStopped else { return }
-    storage.pointee.isStopped = true
+    guard !isStopped else { return }
+    isStopped = true
     cancelEverything()
-    storage.pointee.pending.removeAll()
-    storage.pointee.pendingHead = 0
+    pending.removeAll()
+    pendingHead = 0
   }
 
-  private func cancelEverything() {
-    for handle in storage.pointee.effects.values { handle.cancel() }
-    for task in storage.pointee.sourceTasks { task.cancel() }
-    storage.pointee.sourceTasks.removeAll()
-  }
-
-  // MARK: Actions
-
-  @inlinable
-  func send(_ action: R.Action, reactor: R, transformed: Bool = false) {
-    if !storage.pointee.isStarted { start(reactor) }
-    if let stub = storage.pointee.stub {
-      stub.record(action)
-      return
-    }
-    guard !storage.pointee.isStopped else {
-      reactor.logger.debug("Dropped an action sent after stop(): \(action, privacy: .caseName)")
-      return
-    }
-    var action = action
-    if !transformed, let actionTransform = storage.pointee.actionTransform {
-      guard let transformedAction = actionTransform(action) else { return }
-      action = transformedAction
-    }
-    if storage.pointee.isBusy {
-      storage.pointee.pending.append(.action(action))
-      return
-    }
-    storage.pointee.isBusy = true
-    process(action, reactor: reactor)
-    if storage.pointee.pendingHead < storage.pointee.pending.count { drain(reactor) }
-    storage.pointee.isBusy = false
-  }
-
-  @inlinable
-  func process(_ action: R.Action, reactor: R) {
-    let effect = reactor.mutate(action: action)
-    if effect.isSynchronous {
-      performSynchronously(effect, reactor: reactor)
-    } else {
-      start(effect, key: nil, parent: nil, group: nil, reactor: reactor)
-    }
-  }
-
-  @usableFromInline
-  func drain(_ reactor: R) {
-    while storage.pointee.pendingHead < storage.pointee.pending.count,
-      !storage.pointee.isStopped
-    {
-      let next = storage.pointee.pending[storage.pointee.pendingHead]
-      storage.pointee.pendingHead += 1
-      switch next {
-      case .action(let action): process(action, reactor: reactor)
-      case .mutation(let mutation): reduce(mutation, reactor: reactor)
-      case .event(let event): notifyEventObservers(event)
-      }
-    }
-    storage.pointee.pending.removeAll(keepingCapacity: true)
-    storage.pointee.pendingHead = 0
-  }
-
-  // MARK: Mutations and events
-
-  /// Reduces a mutation from an effect or a merged source. Inside the processing of an action
-  /// it is reduced at once (it belongs to that action); otherwise it is processed as a unit of
-  /// its own, draining whatever its observers queue.
-  @inlinable
-  func deliver(_ mutation: R.Mutation, reactor: R, transformed: Bool = false) {
-    guard !storage.pointee.isStopped else { return }
-    var mutation = mutation
-    if !transformed, let mutationTransform = storage.pointee.mutationTransform {
-      guard let transformedMutation = mutationTransform(mutation) else { return }
-      mutation = transformedMutation
-    }
-    if storage.pointee.isBusy {
-      reduce(mutation, reactor: reactor)
-      return
-    }
-    storage.pointee.isBusy = true
-    reduce(mutation, reactor: reactor)
-    if storage.pointee.pendingHead < storage.pointee.pending.count { drain(reactor) }
-    storage.pointee.isBusy = false
-  }
-
-  @inlinable
-  func reduce(_ mutation: R.Mutation, reactor: R) {
-    if storage.pointee.isReducing {
-      storage.pointee.pending.append(.mutation(mutation))
-      return
-    }
-    storage.pointee.isReducing = true
-    defer { storage.pointee.isReducing = false }
-    let state = storage.pointee.reducedState ?? reactor.initialState
-    let newState = reactor.reduce(state: state, mutation: mutation)
-    storage.pointee.reducedState = newState
-    if let stateTransform = storage.pointee.stateTransform {
-      guard let transformed = stateTransform(newState) else { return }
-      storage.pointee.transformedState = transformed
-      notifyStateObservers(transformed)
-    } else {
-      notifyStateObservers(newState)
-    }
-  }
-
-  @inlinable
-  func emit(_ event: R.Event, reactor: R) {
-    guard !storage.pointee.isStopped else { return }
-    if storage.pointee.isReducing {
-      storage.pointee.pending.append(.event(event))
-      return
-    }
-    if storage.pointee.isBusy {
-      notifyEventObservers(event)
-      return
-    }
-    storage.pointee.isBusy = true
-    notifyEventObservers(event)
-    if storage.pointee.pendingHead < storage.pointee.pending.count { drain(reactor) }
-    storage.pointee.isBusy = false
-  }
-
-  // MARK: Observation
-
-  @inlinable
-  func observeState(
-    reactor: R,
-    _ deliver: @escaping @MainActor (R.State) -> Bool
-  ) -> ObservationFlag {
-    if !storage.pointee.isStarted { start(reactor) }
-    let observer = Observer(deliver: deliver)
-    storage.pointee.stateObservers.append(observer)
-    if !observer.deliver(currentState(of: reactor)) { observer.flag.deactivate() }
-    return observer.flag
-  }
-
-  @usableFromInline
-  func observeEvents(
-    reactor: R,
-    _ deliver: @escaping @MainActor (R.Event) -> Bool
-  ) -> ObservationFlag {
-    if !storage.pointee.isStarted { start(reactor) }
-    let observer = Observer(deliver: deliver)
-    storage.pointee.eventObservers.append(observer)
-    let buffered = storage.pointee.bufferedEvents
-    storage.pointee.bufferedEvents.removeAll()
-    for event in buffered where observer.flag.isActive {
-      if !observer.deliver(event) { observer.flag.deactivate() }
-    }
-    return observer.flag
-  }
-
-  /// A token that ends the observation behind `flag`: delivery stops at once, the entry is
-  /// removed on the main actor soon after.
-  @usableFromInline
-  func token(for flag: ObservationFlag) -> ObservationToken {
-    ObservationToken { [weak self] in
-      flag.deactivate()
-      Task { @MainActor in self?.purgeObservers() }
-    }
-  }
-
-  @usableFromInline
-  func purgeObservers() {
-    storage.pointee.stateObservers.removeAll { !$0.flag.isActive }
-    storage.pointee.eventObservers.removeAll { !$0.flag.isActive }
-  }
-
-  @inlinable
-  func notifyStateObservers(_ state: R.State) {
-    // A copy: observers may add or remove observers while they are notified.
-    let observers = storage.pointee.stateObservers
-    var needsPurge = false
-    for observer in observers {
-      guard observer.flag.isActive else {
-        needsPurge = true
-        continue
-      }
-      if !observer.deliver(state) {
-        observer.flag.deactivate()
-        needsPurge = true
-      }
-    }
-    if needsPurge { purgeObservers() }
-  }
-
-  @usableFromInline
-  func notifyEventObservers(_ event: R.Event) {
-    let observers = storage.pointee.eventObservers
-    var delivered = false
-    for observer in observers where observer.flag.isActive {
-      if observer.deliver(event) {
-        delivered = true
-      } else {
-        observer.flag.deactivate()
-      }
-    }
-    purgeObservers()
-    if !delivered {
-      if storage.pointee.bufferedEvents.count == Self.eventBufferLimit {
-        storage.pointee.bufferedEvents.removeFirst()
-      }
-      storage.pointee.bufferedEvents.append(event)
-    }
-  }
-
-  // MARK: Effects
-
-  @inlinable
-  func performSynchronously(_ effect: Effect, reactor: R) {
-    switch effect.operation {
-    case .none:
-      break
-    case .mutation(let mutation):
-      deliver(mutation, reactor: reactor)
-    case .mutations(let mutations):
-      for mutation in mutations { deliver(mutation, reactor: reactor) }
-    case .event(let event):
-      emit(event, reactor: reactor)
-    case .concat(let effects), .merge(let effects):
-      for effect in effects { performSynchronously(effect, reactor: reactor) }
-    case .catching(let effect, _):
-      performSynchronously(effect, reactor: reactor)
-    case .identified(let effect, let id, let cancelInFlight):
-      if cancelInFlight { cancelEffects(id: id) }
-      performSynchronously(effect, reactor: reactor)
-    case .cancel(let id):
-      cancelEffects(id: id)
-    case .run:
-      assertionFailure("an asynchronous effect was classified as synchronous")
-    }
-  }
-
-  /// Starts `effect` in a task of its own. The task starts immediately, on the main actor, so
-  /// everything up to the effect's first suspension happens before this returns.
-  @inlinable
-  @discardableResult
-  func start(
-    _ effect: Effect,
-    key: AnyHashable?,
-    parent: EffectHandle?,
-    group: MergeGroup?,
-    reactor: R
-  ) -> EffectHandle {
-    let handle = register(key: key, parent: parent)
-    let context = EffectContext(reactor: reactor, handle: handle)
-    let isTopLevel = parent == nil
-    handle.task = Task.immediate { @MainActor in
-      defer { context.finish(parent: parent) }
-      do {
-        try await context.perform(effect)
-      } catch {
-        if let group {
-          group.fail(with: error)  // the merge rethrows the first error of its parts
-        } else if isTopLevel {
-          context.report(error)
-        } else {
-          throw error  // an identified part: the effect around it handles it
-        }
-      }
-    }
-    return handle
-  }
-
-  @usableFromInline
-  func register(key: AnyHashable?, parent: EffectHandle?) -> EffectHandle {
-    let handle = EffectHandle(serial: storage.pointee.nextEffectSerial, key: key)
-    storage.pointee.nextEffectSerial += 1
-    storage.pointee.effects[handle.serial] = handle
-    parent?.adopt(handle)
-    return handle
-  }
-
-  @usableFromInline
-  func finished(_ handle: EffectHandle) {
-    storage.pointee.effects[handle.serial] = nil
-    if storage.pointee.effects.isEmpty, !storage.pointee.idleWaiters.isEmpty {
-      let waiters = storage.pointee.idleWaiters
-      storage.pointee.idleWaiters.removeAll()
-      for waiter in waiters { waiter.resume() }
-    }
-  }
-
-  @usableFromInline
-  func cancelEffects(id: AnyHashable) {
-    for handle in storage.pointee.effects.values where handle.key == id { handle.cancel() }
-  }
-
-  // MARK: Stub
-
-  func enableStub(reactor: R) -> ReactorStub<R> {
-    if let stub = storage.pointee.stub { return stub }
-    let stub = ReactorStub<R>(runtime: self, state: currentState(of: reactor))
-    storage.pointee.stub = stub
-    cancelEverything()
-    return stub
-  }
-
-  func setStubState(_ state: R.State) {
-    storage.pointee.transformedState = state
-    notifyStateObservers(state)
-  }
-
-  func emitStubEvent(_ event: R.Event) {
-    notifyEventObservers(event)
+  func cancelEverything() {
+    for handle in effects { handle?.cancel() }
+    for task in sourceTasks { task.cancel() }
+    sourceTasks.removeAll()
   }
 }

@@ -20,7 +20,12 @@ public struct ReactorStream<Element> {
   @usableFromInline typealias Transform = @MainActor (Element) -> Element?
 
   struct Source {
-    var iterate: @MainActor @Sendable (_ emit: @escaping @MainActor (Element) -> Void) async -> Void
+    /// Iterates the source, emitting its elements; an error that ends it goes to `report`.
+    var iterate:
+      @MainActor @Sendable (
+        _ emit: @escaping @MainActor (Element) -> Void,
+        _ report: @escaping @MainActor (any Error) -> Void
+      ) async -> Void
     var transform: Transform?
   }
 
@@ -61,14 +66,15 @@ public struct ReactorStream<Element> {
   }
 
   /// The stream with the elements of `sequence` merged in, for as long as the reactor runs.
-  /// An error ending `sequence` is logged.
+  /// An error ending `sequence` is logged by the reactor's `logger`.
   public func merge<S: AsyncSequence & Sendable>(_ sequence: S) -> Self
   where S.Element == Element {
     merge(sequence) { $0 }
   }
 
   /// The stream with the elements of `sequence`, converted by `transform` (`nil` drops one),
-  /// merged in for as long as the reactor runs. An error ending `sequence` is logged.
+  /// merged in for as long as the reactor runs. An error ending `sequence` is logged by the
+  /// reactor's `logger`.
   public func merge<S: AsyncSequence & Sendable>(
     _ sequence: S,
     _ transform: @escaping @MainActor @Sendable (S.Element) -> Element?
@@ -76,15 +82,14 @@ public struct ReactorStream<Element> {
     var copy = self
     copy.sources.append(
       Source(
-        iterate: { emit in
+        iterate: { emit, report in
           do {
             for try await element in sequence {
               if let converted = transform(element) { emit(converted) }
             }
-          } catch is CancellationError {
           } catch {
-            Logger(category: "ReactorStream").error(
-              "A merged source of \(Element.self) ended with an error: \(error)")
+            // Ended by the reactor (stopped or released): not an error.
+            if !Task.isCancelled { report(error) }
           }
         },
         transform: nil))

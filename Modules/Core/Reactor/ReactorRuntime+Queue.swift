@@ -1,0 +1,145 @@
+/// The queue and delivery: every unit of work (an action, a mutation or event from an effect,
+/// a merged state, an observer's first state) runs with the runtime marked busy, and whatever
+/// it causes re-entrantly waits in `pending` and runs right after it, in order. Processing
+/// never recurses.
+extension ReactorRuntime {
+  // MARK: Actions
+
+  @inlinable
+  func send(_ action: R.Action, reactor: R, transformed: Bool = false) {
+    if !isStarted { start(reactor) }
+    if let stub {
+      stub.record(action)
+      return
+    }
+    guard !isStopped else {
+      reactor.logger.debug("Dropped an action sent after stop(): \(action, privacy: .caseName)")
+      return
+    }
+    var action = action
+    if !transformed, let actionTransform {
+      guard let transformedAction = actionTransform(action) else { return }
+      action = transformedAction
+    }
+    if isBusy {
+      pending.append(.action(action))
+      return
+    }
+    isBusy = true
+    process(action, reactor: reactor)
+    if pendingHead < pending.count { drain(reactor) }
+    isBusy = false
+  }
+
+  @inlinable
+  func process(_ action: R.Action, reactor: R) {
+    let effect = reactor.mutate(action: action)
+    if effect.isSynchronous {
+      performSynchronously(effect, reactor: reactor)
+    } else {
+      startEffect(effect, key: nil, parent: nil, group: nil, reactor: reactor)
+    }
+  }
+
+  /// Runs the work that waited while the runtime was busy, in order, including work it queues.
+  @usableFromInline
+  func drain(_ reactor: R) {
+    while pendingHead < pending.count, !isStopped {
+      let next = pending[pendingHead]
+      pendingHead += 1
+      switch next {
+      case .action(let action): process(action, reactor: reactor)
+      case .mutation(let mutation): reduce(mutation, reactor: reactor)
+      case .event(let event): notifyEventObservers(event)
+      case .state(let state): show(state)
+      case .firstDelivery(let observer): deliverFirst(to: observer, reactor: reactor)
+      }
+    }
+    pending.removeAll(keepingCapacity: true)
+    pendingHead = 0
+  }
+
+  // MARK: Mutations, states and events
+
+  /// Reduces a mutation from an effect or a merged source. Inside the processing of an action
+  /// it is reduced at once (it belongs to that action); otherwise it is processed as a unit of
+  /// its own, draining whatever its observers queue.
+  @inlinable
+  func deliver(_ mutation: R.Mutation, reactor: R, transformed: Bool = false) {
+    guard !isStopped else { return }
+    var mutation = mutation
+    if !transformed, let mutationTransform {
+      guard let transformedMutation = mutationTransform(mutation) else { return }
+      mutation = transformedMutation
+    }
+    if isBusy {
+      reduce(mutation, reactor: reactor)
+      return
+    }
+    isBusy = true
+    reduce(mutation, reactor: reactor)
+    if pendingHead < pending.count { drain(reactor) }
+    isBusy = false
+  }
+
+  @inlinable
+  func reduce(_ mutation: R.Mutation, reactor: R) {
+    if isReducing {
+      pending.append(.mutation(mutation))
+      return
+    }
+    isReducing = true
+    defer { isReducing = false }
+    guard foldsReducedState else {
+      // The common case: observers see what `reduce` returns, so it folds `state`.
+      let newState = reactor.reduce(state: state ?? reactor.initialState, mutation: mutation)
+      show(newState)
+      return
+    }
+    // `transform(state:)` maps or merges: `reduce` folds the state it produced (as in
+    // ReactorKit), observers see the stream's version.
+    let newState = reactor.reduce(state: reducedState ?? reactor.initialState, mutation: mutation)
+    reducedState = newState
+    guard let stateTransform else { return show(newState) }
+    if let shown = stateTransform(newState) { show(shown) }
+  }
+
+  /// Makes `newState` the current state and tells the observers.
+  @inlinable
+  func show(_ newState: R.State) {
+    state = newState
+    notifyStateObservers(newState)
+  }
+
+  /// A state from a stream merged in `transform(state:)`: shown as a unit of its own, like an
+  /// action, so what observers do in response waits until every observer has it.
+  @usableFromInline
+  func deliverMerged(_ newState: R.State, reactor: R) {
+    guard !isStopped else { return }
+    if isBusy || isReducing {
+      pending.append(.state(newState))
+      return
+    }
+    isBusy = true
+    show(newState)
+    if pendingHead < pending.count { drain(reactor) }
+    isBusy = false
+  }
+
+  @inlinable
+  func emit(_ event: R.Event, reactor: R) {
+    guard !isStopped else { return }
+    if isReducing {
+      pending.append(.event(event))
+      return
+    }
+    if isBusy {
+      notifyEventObservers(event)
+      return
+    }
+    isBusy = true
+    notifyEventObservers(event)
+    if pendingHead < pending.count { drain(reactor) }
+    isBusy = false
+  }
+}
