@@ -13,7 +13,8 @@
 final class EffectHandle<R: ReactorProtocol> {
   @usableFromInline typealias Effect = ReactorEffect<R>
 
-  @usableFromInline weak var reactor: R?
+  /// Weak: an effect in flight never keeps its reactor alive. Written only in `init`.
+  @exclusivity(unchecked) @usableFromInline weak var reactor: R?
   /// Its index in the runtime's `effects`.
   @usableFromInline let slot: Int
   @usableFromInline let key: AnyHashable?
@@ -24,9 +25,9 @@ final class EffectHandle<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var task: Task<Void, any Error>? {
     didSet { if isCancelled { task?.cancel() } }
   }
-  @exclusivity(unchecked) private var children: [EffectHandle] = []
+  @exclusivity(unchecked) @usableFromInline var children: [EffectHandle] = []
 
-  @usableFromInline
+  @inlinable
   init(reactor: R, slot: Int, key: AnyHashable?, counts: Bool) {
     self.reactor = reactor
     self.slot = slot
@@ -44,13 +45,13 @@ final class EffectHandle<R: ReactorProtocol> {
     for child in children { child.cancel() }
   }
 
-  @usableFromInline
+  @inlinable
   func adopt(_ child: EffectHandle) {
     children.append(child)
     if isCancelled { child.cancel() }
   }
 
-  @usableFromInline
+  @inlinable
   func release(_ child: EffectHandle) {
     if let index = children.firstIndex(where: { $0 === child }) { children.remove(at: index) }
   }
@@ -89,7 +90,8 @@ final class EffectHandle<R: ReactorProtocol> {
     case .event(let event):
       emit(event)
     case .run(let operation):
-      guard !isFinished else { return }
+      // (A released reactor cancels its effects; delivering checks the reactor anyway.)
+      guard !isCancelled else { return }
       try await operation(EffectSender(handle: self))
     case .concat(let effects):
       for effect in effects {

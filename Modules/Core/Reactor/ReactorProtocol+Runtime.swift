@@ -24,9 +24,10 @@ extension ReactorProtocol {
   /// delivery is over, like any action sent while the reactor is busy.
   @inlinable
   public func observe(_ observer: @escaping @MainActor (State) -> Void) -> ObservationToken {
-    let entry = ClosureStateObserver(observer)
-    runtime.add(entry, reactor: self)
-    return runtime.token { entry.deactivate() }
+    observeState { state in
+      observer(state)
+      return true
+    }
   }
 
   /// Calls `observer` with one value of the state now, then each time it changes (duplicates
@@ -40,12 +41,14 @@ extension ReactorProtocol {
     _ value: @escaping @MainActor (State) -> Value,
     _ observer: @escaping @MainActor (Value) -> Void
   ) -> ObservationToken {
-    let entry = DistinctStateObserver<State, Value, AnyObject>(value: value, owner: nil) {
-      observer($1)
+    let last = LastValue<Value>()
+    return observeState { state in
+      let current = value(state)
+      if let previous = last.value, previous == current { return true }
+      last.value = current
+      observer(current)
+      return true
     }
-    let observer: StateObserver<State> = entry
-    runtime.add(observer, reactor: self)
-    return runtime.token { observer.deactivate() }
   }
 
   /// Calls `observer` with `owner` and the current state now, then with every new state, for
@@ -56,7 +59,11 @@ extension ReactorProtocol {
     by owner: Owner,
     _ observer: @escaping @MainActor (Owner, State) -> Void
   ) {
-    runtime.add(OwnedStateObserver(owner: owner, observer), reactor: self)
+    _ = observeState { [weak owner] state in
+      guard let owner else { return false }
+      observer(owner, state)
+      return true
+    }
   }
 
   /// Calls `observer` with `owner` and one value of the state (pass a key path) now, then each
@@ -67,11 +74,24 @@ extension ReactorProtocol {
     by owner: Owner,
     _ observer: @escaping @MainActor (Owner, Value) -> Void
   ) {
-    let entry = DistinctStateObserver<State, Value, Owner>(value: value, owner: owner) {
-      // Called only while the owner lives (the observer checks it first).
-      if let owner = $0 { observer(owner, $1) }
+    let last = LastValue<Value>()
+    _ = observeState { [weak owner] state in
+      guard let owner else { return false }
+      let current = value(state)
+      if let previous = last.value, previous == current { return true }
+      last.value = current
+      observer(owner, current)
+      return true
     }
+  }
+
+  /// Registers `deliver` (which returns `false` once the observation has ended) and returns
+  /// the token that ends it.
+  @inlinable
+  func observeState(_ deliver: @escaping @MainActor (State) -> Bool) -> ObservationToken {
+    let entry = Observer(deliver)
     runtime.add(entry, reactor: self)
+    return runtime.token { entry.deactivate() }
   }
 
   // MARK: Observing one-shot events
@@ -85,7 +105,10 @@ extension ReactorProtocol {
   /// once to the next observer, so a navigation emitted during a screen transition is not lost.
   @inlinable
   public func observeEvents(_ observer: @escaping @MainActor (Event) -> Void) -> ObservationToken {
-    let entry = ClosureEventObserver<Event, AnyObject>(owner: nil) { observer($1) }
+    let entry = Observer<Event> { event in
+      observer(event)
+      return true
+    }
     runtime.add(entry, reactor: self)
     return runtime.token { entry.deactivate() }
   }
@@ -97,10 +120,12 @@ extension ReactorProtocol {
     by owner: Owner,
     _ observer: @escaping @MainActor (Owner, Event) -> Void
   ) {
-    let entry = ClosureEventObserver<Event, Owner>(owner: owner) {
-      if let owner = $0 { observer(owner, $1) }
-    }
-    runtime.add(entry, reactor: self)
+    runtime.add(
+      Observer<Event> { [weak owner] event in
+        guard let owner else { return false }
+        observer(owner, event)
+        return true
+      }, reactor: self)
   }
 
   // MARK: Lifetime and effects

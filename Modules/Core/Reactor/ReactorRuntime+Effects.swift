@@ -50,10 +50,11 @@ extension ReactorRuntime {
     let handle = register(key: key, counts: counts, reactor: reactor)
     parent?.adopt(handle)
     let isTopLevel = parent == nil
-    // The task holds the runtime weakly: an effect in flight must not keep it (and so the
-    // cancellation its release performs) from happening.
-    handle.task = Task.immediate { @MainActor [weak self] in
-      defer { self?.finished(handle, parent: parent) }
+    // The task reaches the runtime through the handle's weak reference to the reactor: an
+    // effect in flight must not keep them (and so the cancellation their release performs)
+    // alive.
+    handle.task = Task.immediate { @MainActor in
+      defer { handle.reactor?.runtime.finished(handle, parent: parent) }
       do {
         try await handle.perform(effect)
       } catch {
@@ -69,7 +70,7 @@ extension ReactorRuntime {
     return handle
   }
 
-  @usableFromInline
+  @inlinable
   func register(key: AnyHashable?, counts: Bool, reactor: R) -> EffectHandle<R> {
     let slot = freeSlots.popLast() ?? effects.count
     let handle = EffectHandle(reactor: reactor, slot: slot, key: key, counts: counts)
@@ -79,18 +80,21 @@ extension ReactorRuntime {
     return handle
   }
 
-  @usableFromInline
+  @inlinable
   func finished(_ handle: EffectHandle<R>, parent: EffectHandle<R>?) {
     parent?.release(handle)
     effects[handle.slot] = nil
     freeSlots.append(handle.slot)
     taskCount -= 1
     if handle.counts { countedEffects -= 1 }
-    if taskCount == 0, !idleWaiters.isEmpty {
-      let waiters = idleWaiters
-      idleWaiters.removeAll()
-      for waiter in waiters { waiter.resume() }
-    }
+    if taskCount == 0, !idleWaiters.isEmpty { resumeIdleWaiters() }
+  }
+
+  @usableFromInline
+  func resumeIdleWaiters() {
+    let waiters = idleWaiters
+    idleWaiters.removeAll()
+    for waiter in waiters { waiter.resume() }
   }
 
   @usableFromInline

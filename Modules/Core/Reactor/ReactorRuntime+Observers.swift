@@ -1,148 +1,39 @@
 import Synchronization
 
-/// An observer of a reactor's state: one object per observation, with the delivery in a
-/// subclass, so that delivering a state is one virtual call (plus the user's closure) whatever
-/// the kind of observation.
+/// An observer of a reactor's state or events: one object per observation holding one
+/// closure, built by the (inlined, specialised) `observe` overload, that does the whole
+/// delivery: read the value, drop a duplicate, check the owner, call the user's code. So a
+/// delivery is a single indirect call into specialised code, whatever the kind of observation.
 ///
 /// `isActive` is cleared from any thread when the observation's token is cancelled, and
 /// checked before each delivery, so nothing is delivered after `cancel()` returns even though
 /// the entry is removed from the list later.
-@MainActor
 @usableFromInline
-class StateObserver<State> {
-  @usableFromInline nonisolated let active = Atomic<Bool>(true)
+final class Observer<Value>: Sendable {
+  @usableFromInline let active = Atomic<Bool>(true)
+  /// Delivers a value; returns `false` when the observation has ended (its owner is gone).
+  @usableFromInline let deliver: @MainActor (Value) -> Bool
+
+  @usableFromInline
+  init(_ deliver: @escaping @MainActor (Value) -> Bool) {
+    self.deliver = deliver
+  }
+
+  @inlinable var isActive: Bool { active.load(ordering: .acquiring) }
+
+  @inlinable func deactivate() { active.store(false, ordering: .releasing) }
+}
+
+/// The previous value seen by one duplicate-removing observer.
+///
+/// Main-actor only in practice (only its observer's closure touches it), and never accessed
+/// across a call out (read and written in single statements around the user's closure), so
+/// the dynamic exclusivity check a class's `var` pays is turned off.
+@usableFromInline
+final class LastValue<Value> {
+  @exclusivity(unchecked) @usableFromInline var value: Value?
 
   @usableFromInline init() {}
-
-  @inlinable nonisolated final var isActive: Bool { active.load(ordering: .acquiring) }
-
-  @inlinable nonisolated final func deactivate() { active.store(false, ordering: .releasing) }
-
-  /// Delivers `state`; returns `false` when the observation has ended (its owner is gone).
-  @usableFromInline
-  func deliver(_ state: State) -> Bool { true }
-}
-
-/// `observe { state in ... }`.
-@usableFromInline
-final class ClosureStateObserver<State>: StateObserver<State> {
-  @usableFromInline let body: @MainActor (State) -> Void
-
-  @usableFromInline
-  init(_ body: @escaping @MainActor (State) -> Void) {
-    self.body = body
-  }
-
-  @inlinable
-  override func deliver(_ state: State) -> Bool {
-    body(state)
-    return true
-  }
-}
-
-/// `observe(by: owner) { owner, state in ... }`: ends when the owner is released.
-@usableFromInline
-final class OwnedStateObserver<State, Owner: AnyObject>: StateObserver<State> {
-  @usableFromInline weak var owner: Owner?
-  @usableFromInline let body: @MainActor (Owner, State) -> Void
-
-  @usableFromInline
-  init(owner: Owner, _ body: @escaping @MainActor (Owner, State) -> Void) {
-    self.owner = owner
-    self.body = body
-  }
-
-  @inlinable
-  override func deliver(_ state: State) -> Bool {
-    guard let owner else { return false }
-    body(owner, state)
-    return true
-  }
-}
-
-/// `observe(\.value) { value in ... }` and its owner form: one value of the state, duplicates
-/// removed. The owner is held weakly; without one (token-based observation) it is `nil` and
-/// not checked.
-@usableFromInline
-final class DistinctStateObserver<State, Value: Equatable, Owner: AnyObject>: StateObserver<
-  State
->
-{
-  @usableFromInline let value: @MainActor (State) -> Value
-  @usableFromInline let body: @MainActor (Owner?, Value) -> Void
-  @usableFromInline let hasOwner: Bool
-  @usableFromInline weak var owner: Owner?
-  /// The last value delivered. Main-actor only, and never accessed across a call out (read
-  /// and written in single statements around `body`), hence unchecked.
-  @exclusivity(unchecked) @usableFromInline var last: Value?
-
-  @usableFromInline
-  init(
-    value: @escaping @MainActor (State) -> Value, owner: Owner?,
-    _ body: @escaping @MainActor (Owner?, Value) -> Void
-  ) {
-    self.value = value
-    self.body = body
-    self.owner = owner
-    hasOwner = owner != nil
-  }
-
-  @inlinable
-  override func deliver(_ state: State) -> Bool {
-    let current = value(state)
-    if let last, last == current { return !hasOwner || owner != nil }
-    last = current
-    guard hasOwner else {
-      body(nil, current)
-      return true
-    }
-    guard let owner else { return false }
-    body(owner, current)
-    return true
-  }
-}
-
-/// An observer of a reactor's one-shot events.
-@MainActor
-@usableFromInline
-class EventObserver<Event> {
-  @usableFromInline nonisolated let active = Atomic<Bool>(true)
-
-  @usableFromInline init() {}
-
-  @inlinable nonisolated final var isActive: Bool { active.load(ordering: .acquiring) }
-
-  @inlinable nonisolated final func deactivate() { active.store(false, ordering: .releasing) }
-
-  /// Delivers `event`; returns `false` when the observation has ended.
-  @usableFromInline
-  func deliver(_ event: Event) -> Bool { true }
-}
-
-/// `observeEvents { event in ... }`, and its owner form (the owner held weakly).
-@usableFromInline
-final class ClosureEventObserver<Event, Owner: AnyObject>: EventObserver<Event> {
-  @usableFromInline let body: @MainActor (Owner?, Event) -> Void
-  @usableFromInline let hasOwner: Bool
-  @usableFromInline weak var owner: Owner?
-
-  @usableFromInline
-  init(owner: Owner?, _ body: @escaping @MainActor (Owner?, Event) -> Void) {
-    self.body = body
-    self.owner = owner
-    hasOwner = owner != nil
-  }
-
-  @inlinable
-  override func deliver(_ event: Event) -> Bool {
-    guard hasOwner else {
-      body(nil, event)
-      return true
-    }
-    guard let owner else { return false }
-    body(owner, event)
-    return true
-  }
 }
 
 extension ReactorRuntime {
@@ -151,7 +42,7 @@ extension ReactorRuntime {
   /// Adds `observer` and gives it the current state, through the queue: an action its first
   /// delivery sends waits until that delivery is over, as any re-entrant action does.
   @inlinable
-  func add(_ observer: StateObserver<R.State>, reactor: R) {
+  func add(_ observer: Observer<R.State>, reactor: R) {
     if !isStarted { start(reactor) }
     stateObservers.append(observer)
     if isBusy || isReducing {
@@ -165,14 +56,14 @@ extension ReactorRuntime {
   }
 
   @inlinable
-  func deliverFirst(to observer: StateObserver<R.State>, reactor: R) {
+  func deliverFirst(to observer: Observer<R.State>, reactor: R) {
     guard observer.isActive else { return }
     if !observer.deliver(currentState(of: reactor)) { observer.deactivate() }
   }
 
   /// Adds `observer` and gives it the events kept while nobody observed.
   @usableFromInline
-  func add(_ observer: EventObserver<R.Event>, reactor: R) {
+  func add(_ observer: Observer<R.Event>, reactor: R) {
     if !isStarted { start(reactor) }
     eventObservers.append(observer)
     let buffered = bufferedEvents
@@ -216,25 +107,18 @@ extension ReactorRuntime {
     notifyDepth += 1
     var index = 0
     while index < count {
-      // Entries are only removed when no loop runs (`notifyDepth` is 0), and appends keep
-      // them in the (possibly moved) buffer, so the observer lives without a retain here.
-      let delivered = stateObservers.withUnsafeBufferPointer { buffer in
-        Unmanaged.passUnretained(buffer[index])
-      }._withUnsafeGuaranteedRef { observer in
-        !observer.isActive || observer.deliver(state) || Self.ended(observer)
+      // Not retained: entries are only removed when no loop runs (`notifyDepth` is 0), and
+      // appends keep them in the (possibly moved) buffer, so the list keeps each observer
+      // alive for the whole loop.
+      unowned(unsafe) let observer = stateObservers[index]
+      if observer.isActive, !observer.deliver(state) {
+        observer.deactivate()
+        needsPurge = true
       }
-      if !delivered { needsPurge = true }
       index += 1
     }
     notifyDepth -= 1
     if needsPurge, notifyDepth == 0 { purgeObservers() }
-  }
-
-  /// Marks `observer` as ended (its owner is gone); always `false`.
-  @usableFromInline
-  static func ended(_ observer: StateObserver<R.State>) -> Bool {
-    observer.deactivate()
-    return false
   }
 
   @usableFromInline

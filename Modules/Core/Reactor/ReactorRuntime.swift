@@ -36,7 +36,7 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     /// A state from a stream merged in `transform(state:)`.
     case state(R.State)
     /// The first delivery to an observer registered while the runtime was busy.
-    case firstDelivery(StateObserver<R.State>)
+    case firstDelivery(Observer<R.State>)
   }
 
   // MARK: State
@@ -70,8 +70,8 @@ public final class ReactorRuntime<R: ReactorProtocol> {
 
   // MARK: Observers
 
-  @exclusivity(unchecked) @usableFromInline var stateObservers: [StateObserver<R.State>] = []
-  @exclusivity(unchecked) @usableFromInline var eventObservers: [EventObserver<R.Event>] = []
+  @exclusivity(unchecked) @usableFromInline var stateObservers: [Observer<R.State>] = []
+  @exclusivity(unchecked) @usableFromInline var eventObservers: [Observer<R.Event>] = []
   /// How many notification loops are running: observers are only removed from the lists
   /// when none is, so a loop can walk the list without retaining each entry.
   @exclusivity(unchecked) @usableFromInline var notifyDepth = 0
@@ -87,7 +87,7 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var taskCount = 0
   /// Effects in flight as the user wrote them (see `runningEffectCount`).
   @exclusivity(unchecked) @usableFromInline var countedEffects = 0
-  @exclusivity(unchecked) var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   // MARK: Stub
 
