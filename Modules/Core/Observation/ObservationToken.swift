@@ -5,25 +5,42 @@ import Synchronization
 /// Tokens play the role of RxSwift's `Disposable`: keep them in an ``ObservationBag`` owned
 /// by the observer, and every observation ends when the observer goes away.
 public final class ObservationToken: Sendable {
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  /// What cancelling does: a closure, or (for a reactor's observers, without allocating one)
+  /// the observation itself.
+  private enum Cancellation: Sendable {
+    case closure(@Sendable () -> Void)
+    case observation(any CancellableObservation)
+  }
+
+  private let cancellation: Mutex<Cancellation?>
 
   /// Creates a token that runs `onCancel` once, on the first ``cancel()`` or on release.
   public init(onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = Mutex(onCancel)
+    cancellation = Mutex(.closure(onCancel))
+  }
+
+  /// Creates a token that ends `observation` once, on the first ``cancel()`` or on release.
+  @usableFromInline
+  init(ending observation: any CancellableObservation) {
+    cancellation = Mutex(.observation(observation))
   }
 
   /// Ends the observation. Calling it again does nothing.
   public func cancel() {
-    let action = onCancel.withLock { action in
+    let action = cancellation.withLock { action in
       defer { action = nil }
       return action
     }
-    action?()
+    switch action {
+    case .closure(let onCancel): onCancel()
+    case .observation(let observation): observation.endObservation()
+    case nil: break
+    }
   }
 
   /// Whether ``cancel()`` has run.
   public var isCancelled: Bool {
-    onCancel.withLock { $0 == nil }
+    cancellation.withLock { $0 == nil }
   }
 
   /// Hands the token to `bag`, which ends the observation when the bag is released.
@@ -66,6 +83,13 @@ public final class ObservationBag: Sendable {
   deinit {
     cancelAll()
   }
+}
+
+/// An observation a token can end from any thread.
+@usableFromInline
+protocol CancellableObservation: AnyObject, Sendable {
+  /// Ends the observation: nothing is delivered after this returns.
+  func endObservation()
 }
 
 /// A flag shared between an observer entry and its token: cleared (from any thread) when the

@@ -59,11 +59,13 @@ extension ReactorProtocol {
     by owner: Owner,
     _ observer: @escaping @MainActor (Owner, State) -> Void
   ) {
-    _ = observeState { [weak owner] state in
+    // No token: the observation ends with the owner.
+    let entry = Observer<State> { [weak owner] state in
       guard let owner else { return false }
       observer(owner, state)
       return true
     }
+    runtime.add(entry, reactor: self)
   }
 
   /// Calls `observer` with `owner` and one value of the state (pass a key path) now, then each
@@ -75,7 +77,7 @@ extension ReactorProtocol {
     _ observer: @escaping @MainActor (Owner, Value) -> Void
   ) {
     let last = LastValue<Value>()
-    _ = observeState { [weak owner] state in
+    let entry = Observer<State> { [weak owner] state in
       guard let owner else { return false }
       let current = value(state)
       if let previous = last.value, previous == current { return true }
@@ -83,6 +85,7 @@ extension ReactorProtocol {
       observer(owner, current)
       return true
     }
+    runtime.add(entry, reactor: self)
   }
 
   /// Registers `deliver` (which returns `false` once the observation has ended) and returns
@@ -91,7 +94,7 @@ extension ReactorProtocol {
   func observeState(_ deliver: @escaping @MainActor (State) -> Bool) -> ObservationToken {
     let entry = Observer(deliver)
     runtime.add(entry, reactor: self)
-    return runtime.token { entry.deactivate() }
+    return ObservationToken(ending: entry)
   }
 
   // MARK: Observing one-shot events
@@ -110,7 +113,7 @@ extension ReactorProtocol {
       return true
     }
     runtime.add(entry, reactor: self)
-    return runtime.token { entry.deactivate() }
+    return ObservationToken(ending: entry)
   }
 
   /// Calls `observer` with `owner` and each one-shot event for as long as `owner` lives (held

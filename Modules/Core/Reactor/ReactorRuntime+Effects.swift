@@ -7,7 +7,7 @@ extension ReactorRuntime {
 
   func waitUntilIdle() async {
     guard taskCount > 0 else { return }
-    await withCheckedContinuation { idleWaiters.append($0) }
+    await withCheckedContinuation { ensuredExtras.idleWaiters.append($0) }
   }
 
   @inlinable
@@ -87,13 +87,13 @@ extension ReactorRuntime {
     freeSlots.append(handle.slot)
     taskCount -= 1
     if handle.counts { countedEffects -= 1 }
-    if taskCount == 0, !idleWaiters.isEmpty { resumeIdleWaiters() }
+    if taskCount == 0, let extras, !extras.idleWaiters.isEmpty { resumeIdleWaiters() }
   }
 
   @usableFromInline
   func resumeIdleWaiters() {
-    let waiters = idleWaiters
-    idleWaiters.removeAll()
+    let waiters = extras?.idleWaiters ?? []
+    extras?.idleWaiters.removeAll()
     for waiter in waiters { waiter.resume() }
   }
 

@@ -8,20 +8,31 @@ import Synchronization
 /// `isActive` is cleared from any thread when the observation's token is cancelled, and
 /// checked before each delivery, so nothing is delivered after `cancel()` returns even though
 /// the entry is removed from the list later.
+@MainActor
 @usableFromInline
-final class Observer<Value>: Sendable {
-  @usableFromInline let active = Atomic<Bool>(true)
+final class Observer<Value>: CancellableObservation {
+  @usableFromInline nonisolated let active = Atomic<Bool>(true)
   /// Delivers a value; returns `false` when the observation has ended (its owner is gone).
-  @usableFromInline let deliver: @MainActor (Value) -> Bool
+  /// Replaced by a no-op once the observation ends, so what it captured (often the view) is
+  /// released at once, not when the entry is purged.
+  @exclusivity(unchecked) @usableFromInline var deliver: @MainActor (Value) -> Bool
 
   @usableFromInline
   init(_ deliver: @escaping @MainActor (Value) -> Bool) {
     self.deliver = deliver
   }
 
-  @inlinable var isActive: Bool { active.load(ordering: .acquiring) }
+  @inlinable nonisolated var isActive: Bool { active.load(ordering: .acquiring) }
 
-  @inlinable func deactivate() { active.store(false, ordering: .releasing) }
+  @inlinable nonisolated func deactivate() { active.store(false, ordering: .releasing) }
+
+  /// Ends the observation from any thread: delivery stops at once; the closure is dropped on
+  /// the main actor soon after (the entry itself goes at the next purge).
+  @usableFromInline
+  nonisolated func endObservation() {
+    deactivate()
+    Task { @MainActor in self.deliver = { _ in false } }
+  }
 }
 
 /// The previous value seen by one duplicate-removing observer.
@@ -44,6 +55,7 @@ extension ReactorRuntime {
   @inlinable
   func add(_ observer: Observer<R.State>, reactor: R) {
     if !isStarted { start(reactor) }
+    if needsPurge { purgeObservers() }
     stateObservers.append(observer)
     if isBusy || isReducing {
       pending.append(.firstDelivery(observer))
@@ -65,21 +77,12 @@ extension ReactorRuntime {
   @usableFromInline
   func add(_ observer: Observer<R.Event>, reactor: R) {
     if !isStarted { start(reactor) }
+    if needsPurge { purgeObservers() }
     eventObservers.append(observer)
-    let buffered = bufferedEvents
-    bufferedEvents.removeAll()
+    let buffered = extras?.bufferedEvents ?? []
+    extras?.bufferedEvents.removeAll()
     for event in buffered where observer.isActive {
       if !observer.deliver(event) { observer.deactivate() }
-    }
-  }
-
-  /// A token that ends the observation: delivery stops at once, the entry is removed on the
-  /// main actor soon after.
-  @usableFromInline
-  func token(deactivating deactivate: @escaping @Sendable () -> Void) -> ObservationToken {
-    ObservationToken { [weak self] in
-      deactivate()
-      Task { @MainActor in self?.purgeObservers() }
     }
   }
 
@@ -111,7 +114,9 @@ extension ReactorRuntime {
       // appends keep them in the (possibly moved) buffer, so the list keeps each observer
       // alive for the whole loop.
       unowned(unsafe) let observer = stateObservers[index]
-      if observer.isActive, !observer.deliver(state) {
+      if !observer.isActive {
+        needsPurge = true
+      } else if !observer.deliver(state) {
         observer.deactivate()
         needsPurge = true
       }
@@ -128,7 +133,10 @@ extension ReactorRuntime {
     notifyDepth += 1
     for index in 0..<count {
       let observer = eventObservers[index]
-      guard observer.isActive else { continue }
+      guard observer.isActive else {
+        needsPurge = true
+        continue
+      }
       if observer.deliver(event) {
         delivered = true
       } else {
@@ -139,8 +147,11 @@ extension ReactorRuntime {
     notifyDepth -= 1
     if needsPurge, notifyDepth == 0 { purgeObservers() }
     if !delivered {
-      if bufferedEvents.count == Self.eventBufferLimit { bufferedEvents.removeFirst() }
-      bufferedEvents.append(event)
+      let extras = ensuredExtras
+      if extras.bufferedEvents.count == Self.eventBufferLimit {
+        extras.bufferedEvents.removeFirst()
+      }
+      extras.bufferedEvents.append(event)
     }
   }
 }

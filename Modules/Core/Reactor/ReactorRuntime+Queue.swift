@@ -98,9 +98,11 @@ extension ReactorRuntime {
     }
     // `transform(state:)` maps or merges: `reduce` folds the state it produced (as in
     // ReactorKit), observers see the stream's version.
-    let newState = reactor.reduce(state: reducedState ?? reactor.initialState, mutation: mutation)
-    reducedState = newState
-    guard let stateTransform else { return show(newState) }
+    let extras = ensuredExtras
+    let newState = reactor.reduce(
+      state: extras.reducedState ?? reactor.initialState, mutation: mutation)
+    extras.reducedState = newState
+    guard let stateTransform = extras.stateTransform else { return show(newState) }
     if let shown = stateTransform(newState) { show(shown) }
   }
 

@@ -3,7 +3,7 @@ extension ReactorRuntime {
   func enableStub(reactor: R) -> ReactorStub<R> {
     if let stub { return stub }
     let stub = ReactorStub<R>(runtime: self, state: currentState(of: reactor))
-    self.stub = stub
+    ensuredExtras.stub = stub
     cancelEverything()
     return stub
   }

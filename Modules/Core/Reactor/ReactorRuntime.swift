@@ -44,9 +44,6 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   /// What observers saw last; `nil` until the reactor starts (and in stub mode until the
   /// stub sets it). `currentState` reads it.
   @exclusivity(unchecked) @usableFromInline var state: R.State?
-  /// The last state `reduce` produced, kept when it may differ from ``state``: what the next
-  /// `reduce` folds when ``foldsReducedState``.
-  @exclusivity(unchecked) @usableFromInline var reducedState: R.State?
   /// Whether `transform(state:)` maps or merges, so observers may see other states than the
   /// ones `reduce` returns.
   @exclusivity(unchecked) @usableFromInline var foldsReducedState = false
@@ -62,11 +59,6 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var pending: [Pending] = []
   @exclusivity(unchecked) @usableFromInline var pendingHead = 0
 
-  @exclusivity(unchecked) @usableFromInline var actionTransform: ReactorStream<R.Action>.Transform?
-  @exclusivity(unchecked) @usableFromInline var mutationTransform:
-    ReactorStream<R.Mutation>.Transform?
-  @exclusivity(unchecked) @usableFromInline var stateTransform: ReactorStream<R.State>.Transform?
-  @exclusivity(unchecked) var sourceTasks: [Task<Void, Never>] = []
 
   // MARK: Observers
 
@@ -76,7 +68,6 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   /// when none is, so a loop can walk the list without retaining each entry.
   @exclusivity(unchecked) @usableFromInline var notifyDepth = 0
   @exclusivity(unchecked) @usableFromInline var needsPurge = false
-  @exclusivity(unchecked) @usableFromInline var bufferedEvents: [R.Event] = []
 
   // MARK: Effects
 
@@ -87,11 +78,50 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var taskCount = 0
   /// Effects in flight as the user wrote them (see `runningEffectCount`).
   @exclusivity(unchecked) @usableFromInline var countedEffects = 0
-  @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-  // MARK: Stub
+  // MARK: Seldom used
 
-  @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
+  /// What only some reactors need (transform hooks, merged sources, buffered events, idle
+  /// waiters, stub mode), allocated the first time one of them is: a reactor that uses none
+  /// stays small.
+  @exclusivity(unchecked) @usableFromInline var extras: Extras?
+
+  /// The seldom-used part of the runtime's state.
+  @MainActor
+  @usableFromInline
+  final class Extras {
+    /// The last state `reduce` produced, kept when it may differ from ``state``: what the
+    /// next `reduce` folds when ``foldsReducedState``.
+    @exclusivity(unchecked) @usableFromInline var reducedState: R.State?
+    @exclusivity(unchecked) @usableFromInline var actionTransform:
+      ReactorStream<R.Action>.Transform?
+    @exclusivity(unchecked) @usableFromInline var mutationTransform:
+      ReactorStream<R.Mutation>.Transform?
+    @exclusivity(unchecked) @usableFromInline var stateTransform:
+      ReactorStream<R.State>.Transform?
+    @exclusivity(unchecked) var sourceTasks: [Task<Void, Never>] = []
+    @exclusivity(unchecked) @usableFromInline var bufferedEvents: [R.Event] = []
+    @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
+
+    @usableFromInline init() {}
+  }
+
+  /// ``extras``, allocated if needed, for writing.
+  @usableFromInline
+  var ensuredExtras: Extras {
+    if let extras { return extras }
+    let created = Extras()
+    extras = created
+    return created
+  }
+
+  @inlinable var actionTransform: ReactorStream<R.Action>.Transform? { extras?.actionTransform }
+  @inlinable var mutationTransform: ReactorStream<R.Mutation>.Transform? {
+    extras?.mutationTransform
+  }
+  @inlinable var stateTransform: ReactorStream<R.State>.Transform? { extras?.stateTransform }
+  @inlinable var stub: ReactorStub<R>? { extras?.stub }
 
   /// Events emitted while nobody observes are kept for the next observer, up to this many.
   @usableFromInline static var eventBufferLimit: Int { 64 }
@@ -101,8 +131,8 @@ public final class ReactorRuntime<R: ReactorProtocol> {
 
   isolated deinit {
     for handle in effects { handle?.cancel() }
-    for task in sourceTasks { task.cancel() }
-    for waiter in idleWaiters { waiter.resume() }
+    for task in extras?.sourceTasks ?? [] { task.cancel() }
+    for waiter in extras?.idleWaiters ?? [] { waiter.resume() }
   }
 
   // MARK: Reading state
@@ -120,15 +150,17 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     guard !isStarted else { return }
     isStarted = true
     let initial = reactor.initialState
-    reducedState = initial
-
     let actions = reactor.transform(action: ReactorStream())
-    actionTransform = actions.transform
     let mutations = reactor.transform(mutation: ReactorStream())
-    mutationTransform = mutations.transform
     let states = reactor.transform(state: ReactorStream())
-    stateTransform = states.transform
+    if actions.transform != nil || mutations.transform != nil || states.transform != nil {
+      let extras = ensuredExtras
+      extras.actionTransform = actions.transform
+      extras.mutationTransform = mutations.transform
+      extras.stateTransform = states.transform
+    }
     foldsReducedState = states.transform != nil || !states.sources.isEmpty
+    if foldsReducedState { ensuredExtras.reducedState = initial }
     // In stub mode the stub's state stands; otherwise observers start from the initial state
     // as the state stream shows it.
     guard stub == nil else { return }
@@ -164,7 +196,7 @@ public final class ReactorRuntime<R: ReactorProtocol> {
           "A stream merged into \(name) ended with an error: \(error)")
       }
       let iterate = source.iterate
-      sourceTasks.append(Task { await iterate(emit, report) })
+      ensuredExtras.sourceTasks.append(Task { await iterate(emit, report) })
     }
   }
 
@@ -178,7 +210,7 @@ public final class ReactorRuntime<R: ReactorProtocol> {
 
   func cancelEverything() {
     for handle in effects { handle?.cancel() }
-    for task in sourceTasks { task.cancel() }
-    sourceTasks.removeAll()
+    for task in extras?.sourceTasks ?? [] { task.cancel() }
+    extras?.sourceTasks.removeAll()
   }
 }
