@@ -5,8 +5,7 @@ import Core
 /// ```swift
 /// @Test @MainActor func uploadShowsTheIndicatorAroundTheUpload() async throws {
 ///   let tester = ReactorTester(TaskComposeViewReactor(services: FakeServices()))
-///   tester.send(.attach(file))
-///   try await tester.expect { $0.isUploading = true }
+///   try await tester.send(.attach(file)) { $0.isUploading = true }
 ///   try await tester.expect { $0.attachments = [file]; $0.isUploading = false }
 ///   try await tester.finish()
 /// }
@@ -64,9 +63,6 @@ public final class ReactorTester<R: ReactorProtocol> {
     reactor.send(action)
   }
 
-  /// The outputs recorded and not yet asserted, oldest first.
-  public var unassertedOutputs: [Output] { outputs }
-
   private func record(_ output: Output) {
     outputs.append(output)
     wake()
@@ -106,7 +102,8 @@ public final class ReactorTester<R: ReactorProtocol> {
 
   /// Takes the next `count` outputs, or throws if they do not arrive in time.
   private func take(
-    _ count: Int, expecting description: @autoclosure () -> String, location: SourceLocation
+    _ count: Int, expecting description: @autoclosure () -> String,
+    location: ReactorTestFailure.Location
   ) async throws -> [Output] {
     guard await wait(until: { outputs.count >= count }) else {
       throw ReactorTestFailure(
@@ -117,6 +114,21 @@ public final class ReactorTester<R: ReactorProtocol> {
     let taken = Array(outputs.prefix(count))
     outputs.removeFirst(count)
     return taken
+  }
+
+  /// Takes the next outputs and checks each against what `expected` says of it: `check`
+  /// returns a failure message, or `nil` when the output is the expected one.
+  fileprivate func expect<Expected>(
+    _ expected: [Expected], kind: String, location: ReactorTestFailure.Location,
+    _ check: (_ index: Int, _ expected: Expected, _ received: Output) -> String?
+  ) async throws {
+    let received = try await take(
+      expected.count, expecting: "\(expected.count) \(kind)(s)", location: location)
+    for (index, (want, got)) in zip(expected, received).enumerated() {
+      if let failure = check(index, want, got) {
+        throw ReactorTestFailure(failure, location: location)
+      }
+    }
   }
 
   static func describe(_ outputs: [Output]) -> String {
@@ -130,7 +142,8 @@ public final class ReactorTester<R: ReactorProtocol> {
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) async throws {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = ReactorTestFailure.Location(
+      fileID: fileID, filePath: filePath, line: line, column: column)
     defer {
       reactor.stop()
       tokens.removeAll()
@@ -164,20 +177,17 @@ extension ReactorTester where R.State: Equatable {
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) async throws {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let received = try await take(
-      expected.count, expecting: "\(expected.count) state(s)", location: location)
-    for (index, (want, got)) in zip(expected, received).enumerated() {
+    let location = ReactorTestFailure.Location(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    try await expect(expected, kind: "state", location: location) { index, want, got in
       guard case .state(let state) = got else {
-        throw ReactorTestFailure(
-          "Output \(index + 1): expected a state, received \(got)", location: location)
+        return "Output \(index + 1): expected a state, received \(got)"
       }
       guard state == want else {
-        throw ReactorTestFailure(
-          "State \(index + 1) differs:\n\(Difference(expected: want, received: state))",
-          location: location)
+        return "State \(index + 1) differs:\n\(Difference(expected: want, received: state))"
       }
       lastAssertedState = state
+      return nil
     }
   }
 
@@ -192,6 +202,20 @@ extension ReactorTester where R.State: Equatable {
     update(&expected)
     try await expect(expected, fileID: fileID, filePath: filePath, line: line, column: column)
   }
+
+  /// Sends `action` and asserts, in the same call, that the next output is the last asserted
+  /// state changed by `expectedChange` (as TCA's `store.send(.action) { $0.value = 1 }`):
+  /// `try await tester.send(.increment) { $0.count = 1 }`.
+  public func send(
+    _ action: R.Action,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column,
+    _ expectedChange: (inout R.State) -> Void
+  ) async throws {
+    send(action)
+    try await expect(
+      fileID: fileID, filePath: filePath, line: line, column: column, expectedChange)
+  }
 }
 
 extension ReactorTester where R.Event: Equatable {
@@ -201,55 +225,50 @@ extension ReactorTester where R.Event: Equatable {
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) async throws {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let received = try await take(
-      expected.count, expecting: "\(expected.count) event(s)", location: location)
-    for (index, (want, got)) in zip(expected, received).enumerated() {
+    let location = ReactorTestFailure.Location(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    try await expect(expected, kind: "event", location: location) { index, want, got in
       guard case .event(let event) = got else {
-        throw ReactorTestFailure(
-          "Output \(index + 1): expected the event \(want), received \(got)", location: location)
+        return "Output \(index + 1): expected the event \(want), received \(got)"
       }
-      guard event == want else {
-        throw ReactorTestFailure(
-          "Event \(index + 1): expected \(want), received \(event)", location: location)
-      }
+      return event == want ? nil : "Event \(index + 1): expected \(want), received \(event)"
     }
   }
-}
-
-/// Where an assertion was made, for failure messages.
-public struct SourceLocation: Sendable, CustomStringConvertible {
-  /// The file's module-qualified name, as `#fileID` gives it.
-  public var fileID: String
-  /// The file's path.
-  public var filePath: String
-  /// The line.
-  public var line: Int
-  /// The column.
-  public var column: Int
-
-  /// Creates a location.
-  public init(fileID: String, filePath: String, line: Int, column: Int) {
-    self.fileID = fileID
-    self.filePath = filePath
-    self.line = line
-    self.column = column
-  }
-
-  /// `fileID:line`.
-  public var description: String { "\(fileID):\(line)" }
 }
 
 /// A failed reactor-test assertion: thrown by ``ReactorTester``, so a test fails with its
 /// message at the `try`.
 public struct ReactorTestFailure: Error, CustomStringConvertible {
+  /// Where an assertion was made. (Not named `SourceLocation`, which is Swift Testing's.)
+  public struct Location: Sendable, CustomStringConvertible {
+    /// The file's module-qualified name, as `#fileID` gives it.
+    public var fileID: String
+    /// The file's path.
+    public var filePath: String
+    /// The line.
+    public var line: Int
+    /// The column.
+    public var column: Int
+
+    /// Creates a location.
+    public init(fileID: String, filePath: String, line: Int, column: Int) {
+      self.fileID = fileID
+      self.filePath = filePath
+      self.line = line
+      self.column = column
+    }
+
+    /// `fileID:line`.
+    public var description: String { "\(fileID):\(line)" }
+  }
+
   /// What went wrong.
   public var message: String
   /// Where the failing assertion was made.
-  public var location: SourceLocation
+  public var location: Location
 
   /// Creates a failure.
-  public init(_ message: String, location: SourceLocation) {
+  public init(_ message: String, location: Location) {
     self.message = message
     self.location = location
   }

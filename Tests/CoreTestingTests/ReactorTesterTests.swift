@@ -68,6 +68,19 @@ struct ReactorTesterTests {
     try await tester.finish()
   }
 
+  @Test func sendAssertsTheNextStateInTheSameCall() async throws {
+    let tester = ReactorTester(LoaderReactor())
+    try await tester.send(.loadTwice) { $0.value = 1 }
+    try await tester.expect { $0.value = 2 }
+    let failure = await #expect(throws: ReactorTestFailure.self) {
+      try await tester.send(.loadTwice) { $0.value = 5 }
+    }
+    #expect(failure?.message.contains("State 1 differs") == true)
+    #expect(failure?.location.fileID.hasSuffix("ReactorTesterTests.swift") == true)
+    tester.isExhaustive = false
+    try await tester.finish()
+  }
+
   @Test func failsOnADifferentStateAndShowsTheDifference() async throws {
     let tester = ReactorTester(LoaderReactor())
     tester.send(.load)

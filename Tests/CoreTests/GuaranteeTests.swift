@@ -134,7 +134,8 @@ struct GuaranteeTests {
     reactor.effect = { _ in .run { _ in throw CancellationError() } }
     reactor.send("go")
     await reactor.waitUntilIdle()
-    #expect(sink.messages.contains { $0.contains("Unhandled error") && $0.contains("Cancellation") })
+    #expect(
+      sink.messages.contains { $0.contains("Unhandled error") && $0.contains("Cancellation") })
   }
 
   @Test func anErrorEndingAMergedSourceGoesToTheReactorsLogger() async throws {

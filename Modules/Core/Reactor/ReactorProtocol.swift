@@ -53,7 +53,9 @@ public protocol ReactorProtocol: AnyObject {
   /// The state before any action.
   var initialState: State { get }
 
-  /// The reactor's runtime storage: `let runtime = ReactorRuntime<Self>()`.
+  /// The reactor's runtime storage, naming the reactor's own type:
+  /// `let runtime = ReactorRuntime<CounterViewReactor>()`. (`ReactorRuntime<Self>()` does not
+  /// compile in a final class's stored property initializer.)
   var runtime: ReactorRuntime<Self> { get }
 
   /// Where unhandled effect errors and dropped actions are reported. Defaults to a logger whose

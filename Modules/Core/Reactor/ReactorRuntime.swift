@@ -59,7 +59,6 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var pending: [Pending] = []
   @exclusivity(unchecked) @usableFromInline var pendingHead = 0
 
-
   // MARK: Observers
 
   @exclusivity(unchecked) @usableFromInline var stateObservers: [Observer<R.State>] = []
@@ -97,11 +96,11 @@ public final class ReactorRuntime<R: ReactorProtocol> {
       ReactorStream<R.Action>.Transform?
     @exclusivity(unchecked) @usableFromInline var mutationTransform:
       ReactorStream<R.Mutation>.Transform?
-    @exclusivity(unchecked) @usableFromInline var stateTransform:
-      ReactorStream<R.State>.Transform?
+    @exclusivity(unchecked) @usableFromInline var stateTransform: ReactorStream<R.State>.Transform?
     @exclusivity(unchecked) var sourceTasks: [Task<Void, Never>] = []
     @exclusivity(unchecked) @usableFromInline var bufferedEvents: [R.Event] = []
-    @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] =
+      []
     @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
 
     @usableFromInline init() {}

@@ -31,11 +31,6 @@ public final class ReactorStub<R: ReactorProtocol> {
     runtime?.emitStubEvent(event)
   }
 
-  /// Forgets the recorded actions.
-  public func clearActions() {
-    actions.removeAll()
-  }
-
   @usableFromInline
   func record(_ action: R.Action) {
     actions.append(action)
