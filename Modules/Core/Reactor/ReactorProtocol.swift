@@ -71,14 +71,20 @@ public protocol ReactorProtocol: AnyObject {
 
   /// Transforms the action stream once, when the reactor starts: map, filter, or merge in
   /// actions that do not come from the view.
+  ///
+  /// The closures given to the stream's operators live as long as the reactor: one that
+  /// captures `self` strongly makes a cycle and the reactor is never released. Capture the
+  /// services or values it needs instead (`let service = service` before the closure).
   func transform(action: ReactorStream<Action>) -> ReactorStream<Action>
 
   /// Transforms the mutation stream once, when the reactor starts: the place to merge a
-  /// service's events (session expired, connection lost, server push).
+  /// service's events (session expired, connection lost, server push). Do not capture `self`
+  /// strongly in its closures (see ``transform(action:)``).
   func transform(mutation: ReactorStream<Mutation>) -> ReactorStream<Mutation>
 
   /// Transforms the state stream once, when the reactor starts: map or observe states after
-  /// `reduce`, before observers see them.
+  /// `reduce`, before observers see them. Do not capture `self` strongly in its closures (see
+  /// ``transform(action:)``).
   func transform(state: ReactorStream<State>) -> ReactorStream<State>
 }
 
