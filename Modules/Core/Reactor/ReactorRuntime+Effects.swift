@@ -56,7 +56,12 @@ extension ReactorRuntime {
     handle.task = Task.immediate { @MainActor in
       defer { handle.reactor?.runtime.finished(handle, parent: parent) }
       do {
-        try await handle.perform(effect)
+        // The common case, a plain `.run`, skips `perform`'s (large) async frame.
+        if case .run(let operation) = effect.operation {
+          if !handle.isCancelled { try await operation(EffectSender(handle: handle)) }
+        } else {
+          try await handle.perform(effect)
+        }
       } catch {
         if let group {
           group.fail(with: error)  // the merge rethrows the first error of its parts
