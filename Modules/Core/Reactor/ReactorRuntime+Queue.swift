@@ -111,6 +111,8 @@ extension ReactorRuntime {
   func show(_ newState: R.State) {
     state = newState
     notifyStateObservers(newState)
+    // Those observing through `Observation` (made on first read; none usually).
+    if let observed = extras?.observedState { observed.update(newState) }
   }
 
   /// A state from a stream merged in `transform(state:)`: shown as a unit of its own, like an

@@ -102,6 +102,8 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] =
       []
     @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
+    /// The state as the `Observation` module sees it, once something has read it.
+    @exclusivity(unchecked) @usableFromInline var observedState: ObservedState<R>?
 
     @usableFromInline init() {}
   }
@@ -121,6 +123,15 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   }
   @inlinable var stateTransform: ReactorStream<R.State>.Transform? { extras?.stateTransform }
   @inlinable var stub: ReactorStub<R>? { extras?.stub }
+
+  /// The observable view of the state, made on first use.
+  func observedState(of reactor: R) -> ObservedState<R> {
+    if let observed = extras?.observedState { return observed }
+    if !isStarted { start(reactor) }
+    let observed = ObservedState<R>(currentState(of: reactor))
+    ensuredExtras.observedState = observed
+    return observed
+  }
 
   /// Events emitted while nobody observes are kept for the next observer, up to this many.
   @usableFromInline static var eventBufferLimit: Int { 64 }
