@@ -1,4 +1,5 @@
 import Core
+import Reactor
 
 /// A screen: a title and a body of elements, drawn into the window. Subclass it (or
 /// ``ReactorViewController``) and override ``body()``.
@@ -16,8 +17,6 @@ open class ViewController {
   }
   /// The navigation stack the screen is in, if any.
   public internal(set) weak var navigationController: NavigationController?
-  /// Observations that end with the screen (the DisposeBag).
-  public let bag = ObservationBag()
   var formState = FormState()
   private var pendingAlerts: [(title: String, message: String)] = []
   private var hasAttached = false
@@ -101,34 +100,51 @@ open class ViewController {
   }
 }
 
-/// A screen bound to a reactor, ReactorKit's `View`: `bind(reactor:)` sends the user's input to
-/// the reactor as actions and renders the reactor's state.
+/// A ``ViewController`` with a reactor, ReactorKit's `View` without the wiring: `body()` reads
+/// ``state`` (`state.title`), and the window redraws when something it read changes (through
+/// the `Observation` module, property by property); the reactor's events go to
+/// ``handle(event:)``, which shows ``ScreenEvent``s by itself. The screen is busy while the
+/// reactor runs effects, and stops the reactor when it leaves (so nothing it started outlives
+/// it).
+///
+/// ```swift
+/// public final class NotesViewController: ReactorViewController<NotesViewReactor> {
+///   public override func body() -> [Element] {
+///     [.text(state.note), .button(Button("Add") { [reactor] in reactor.send(.add) })]
+///   }
+/// }
+/// ```
 @MainActor
-public protocol ReactorView: AnyObject {
-  /// The reactor's type.
-  associatedtype ViewReactor: ReactorProtocol
-  /// The screen's reactor.
-  var reactor: ViewReactor { get }
-  /// Connects the reactor's state and events to the screen.
-  func bind(reactor: ViewReactor)
-}
-
-/// A ``ViewController`` with a reactor: it binds in `init`, is busy while the reactor runs
-/// effects, and stops the reactor when it leaves (so nothing it started outlives it).
-@MainActor
-open class ReactorViewController<R: ReactorProtocol>: ViewController, ReactorView {
+open class ReactorViewController<R: ReactorProtocol>: ViewController {
   /// The screen's reactor.
   public let reactor: R
 
-  /// Creates the screen and binds `reactor` to it.
+  /// The reactor's state, tracked property by property: what `body()` reads from it decides
+  /// when the screen is drawn again.
+  public var state: ObservedState<R> { reactor.state }
+
+  /// Creates the screen, routes the reactor's events to ``handle(event:)`` and calls
+  /// ``bind(reactor:)``.
   public init(reactor: R, title: String) {
     self.reactor = reactor
     super.init(title: title)
+    reactor.observeEvents(by: self) { view, event in view.handle(event: event) }
     bind(reactor: reactor)
   }
 
-  /// Override to observe state and events; call `setNeedsDisplay()` when the state changes.
+  /// The escape hatch: override to react to state changes beyond drawing (with
+  /// `reactor.observe(\.value, by: self) { ... }`). Drawing needs nothing here.
   open func bind(reactor: R) {}
+
+  /// Handles one event of the reactor. By default a ``ScreenEvent`` is shown (a toast, an
+  /// alert); override for a screen's own events (navigation), calling `super` for the rest.
+  open func handle(event: R.Event) {
+    guard let event = event as? ScreenEvent else { return }
+    switch event {
+    case .toast(let message): presentToast(message)
+    case .alert(let title, let message): presentAlert(title: title, message: message)
+    }
+  }
 
   /// Whether the reactor has effects in flight.
   open override var isBusy: Bool { reactor.runningEffectCount > 0 }

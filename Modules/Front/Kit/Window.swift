@@ -1,3 +1,5 @@
+import Observation
+
 /// The terminal's size in columns and rows.
 public struct TerminalSize: Sendable, Equatable {
   /// Columns.
@@ -149,8 +151,18 @@ public final class Window {
     spinnerFrame += 1
   }
 
-  /// Draws the window as it is now.
+  /// Draws the window as it is now, and asks to be drawn again when anything the drawing read
+  /// from a reactor's observed state changes (`ReactorViewController.state`).
   public func render() -> FrameBuffer {
+    withObservationTracking {
+      draw()
+    } onChange: { [weak self] in
+      // A reactor's state changes on the main actor, where the change is reported.
+      MainActor.assumeIsolated { self?.setNeedsDisplay() }
+    }
+  }
+
+  private func draw() -> FrameBuffer {
     var frame = FrameBuffer(width: size.columns, height: size.rows)
     let top = topViewController
     let title = top.map { "\(appName) · \($0.title)" } ?? appName

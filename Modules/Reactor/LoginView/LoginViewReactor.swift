@@ -83,7 +83,7 @@ public final class LoginViewReactor: ReactorProtocol {
       )
       .catch { error in
         .concat(
-          .event(.alert(title: "Sign-in failed", message: Self.message(for: error))),
+          .event(.alert(title: "Sign-in failed", message: ErrorMessage.text(for: error))),
           .just(.setSigningIn(false)))
       }
     }
@@ -100,7 +100,4 @@ public final class LoginViewReactor: ReactorProtocol {
     return state
   }
 
-  static func message(for error: any Error) -> String {
-    (error as? ServiceError)?.message ?? "Something went wrong: \(error)"
-  }
 }

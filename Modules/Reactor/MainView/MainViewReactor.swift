@@ -80,7 +80,7 @@ public final class MainViewReactor: ReactorProtocol {
         .catch { error in
           .event(
             .alert(
-              title: "Could not load your profile", message: LoginViewReactor.message(for: error)))
+              title: "Could not load your profile", message: ErrorMessage.text(for: error)))
         }
     case .signOut:
       guard !currentState.isSigningOut else { return .none }

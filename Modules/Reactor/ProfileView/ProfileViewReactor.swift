@@ -32,13 +32,8 @@ public final class ProfileViewReactor: ReactorProtocol {
     case setSaving(Bool)
   }
 
-  /// One-shot outputs.
-  public enum Event: Sendable, Equatable {
-    /// Show an alert.
-    case alert(title: String, message: String)
-    /// Show a toast.
-    case toast(String)
-  }
+  /// One-shot outputs: alerts and toasts, which the screen shows by itself.
+  public typealias Event = ScreenEvent
 
   /// The profile as saved on the server.
   public struct SavedProfile: Sendable, Equatable {
@@ -111,7 +106,7 @@ public final class ProfileViewReactor: ReactorProtocol {
         .catch { error in
           .event(
             .alert(
-              title: "Could not load your profile", message: LoginViewReactor.message(for: error)))
+              title: "Could not load your profile", message: ErrorMessage.text(for: error)))
         }
     case .setDisplayName(let name): return .just(.setDisplayName(name))
     case .setTitle(let title): return .just(.setTitle(title))
@@ -133,7 +128,7 @@ public final class ProfileViewReactor: ReactorProtocol {
         .concat(
           .event(
             .alert(
-              title: "Could not save the profile", message: LoginViewReactor.message(for: error))),
+              title: "Could not save the profile", message: ErrorMessage.text(for: error))),
           .just(.setSaving(false)))
       }
     }

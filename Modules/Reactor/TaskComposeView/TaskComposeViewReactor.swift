@@ -137,7 +137,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case .load:
       return .task { .setProjects(try await taskService.projects(forceRefresh: false)) }
         .catch { error in
-          .event(.alert(title: "Could not load projects", message: Self.message(error)))
+          .event(.alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
         }
     case .selectProject(let projectID):
       return .concat(
@@ -148,7 +148,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       )
       .catch { error in
         .concat(
-          .event(.alert(title: "Could not load the project", message: Self.message(error))),
+          .event(
+            .alert(title: "Could not load the project", message: ErrorMessage.text(for: error))),
           .just(.setLoadingContext(false)))
       }
       .cancellable(id: ContextFetch.id, cancelInFlight: true)
@@ -177,7 +178,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       )
       .catch { error in
         .concat(
-          .event(.alert(title: "Could not save the task", message: Self.message(error))),
+          .event(.alert(title: "Could not save the task", message: ErrorMessage.text(for: error))),
           .just(.setSaving(false)))
       }
     }
@@ -197,13 +198,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     )
     .catch { error in
       .concat(
-        .event(.alert(title: "Upload failed", message: Self.message(error))),
+        .event(.alert(title: "Upload failed", message: ErrorMessage.text(for: error))),
         .just(.setUploading(false)))
     }
-  }
-
-  private static func message(_ error: any Error) -> String {
-    LoginViewReactor.message(for: error)
   }
 
   /// Applies a mutation.

@@ -28,11 +28,8 @@ public final class TaskListViewReactor: ReactorProtocol {
     case setLoading(Bool)
   }
 
-  /// One-shot outputs.
-  public enum Event: Sendable, Equatable {
-    /// Show an alert.
-    case alert(title: String, message: String)
-  }
+  /// One-shot outputs: alerts and toasts, which the screen shows by itself.
+  public typealias Event = ScreenEvent
 
   /// What the list shows.
   public struct State: Sendable, Equatable {
@@ -113,7 +110,7 @@ public final class TaskListViewReactor: ReactorProtocol {
 
   private static func failure(_ error: any Error) -> Effect {
     .concat(
-      .event(.alert(title: "Could not load tasks", message: LoginViewReactor.message(for: error))),
+      .event(.alert(title: "Could not load tasks", message: ErrorMessage.text(for: error))),
       .just(.setLoading(false)))
   }
 

@@ -261,6 +261,11 @@ public struct Generator: Sendable {
     return lines.joined(separator: "\n")
   }
 
+  /// Modules no generated code imports (demo and tooling): their types cannot collide.
+  static let invisibleToGeneratedCode = [
+    "DemoBackend", "DemoServer", "LoopbackServer", "Tools", "CoreTesting",
+  ]
+
   /// Refuses a name whose files or types already exist.
   private func refuseExisting(
     kind: String, name: GeneratedName, paths: [String], types suffixes: [String]
@@ -275,8 +280,13 @@ public struct Generator: Sendable {
     let declaration = try? Regex(
       "(class|struct|enum|protocol|actor|typealias)\\s+([A-Za-z_][A-Za-z0-9_]*)")
     for folder in ["Modules", "App"] {
-      for file in fileSystem.swiftFiles(under: root + "/" + folder) {
-        guard let source = try? fileSystem.read(file), let declaration else { continue }
+      for file in fileSystem.swiftFiles(under: root + "/" + folder)
+      where !Self.invisibleToGeneratedCode.contains(where: { file.contains("/Modules/\($0)/") }) {
+        guard let text = try? fileSystem.read(file), let declaration else { continue }
+        // Declarations only: a type named in a comment or a doc example is not a collision.
+        let source = text.split(separator: "\n", omittingEmptySubsequences: false)
+          .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+          .joined(separator: "\n")
         for match in source.matches(of: declaration) {
           guard let typeName = match.output[2].substring.map(String.init), types.contains(typeName)
           else {

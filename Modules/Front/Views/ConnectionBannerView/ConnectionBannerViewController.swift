@@ -6,7 +6,6 @@ public final class ConnectionBannerViewController: ReactorViewController<
   ConnectionBannerViewReactor
 >
 {
-  private var state: ConnectionBannerViewReactor.State
 
   /// Creates the banner.
   public init(
@@ -14,16 +13,7 @@ public final class ConnectionBannerViewController: ReactorViewController<
     viewControllerProvider: any ConnectionBannerViewControllerProvider =
       ConnectionBannerViewControllerProviderImpl()
   ) {
-    state = reactor.currentState
     super.init(reactor: reactor, title: "Connection")
-  }
-
-  /// Renders the state.
-  public override func bind(reactor: ConnectionBannerViewReactor) {
-    reactor.observe(by: self) { view, state in
-      view.state = state
-      view.setNeedsDisplay()
-    }
   }
 
   /// The title bar's status.

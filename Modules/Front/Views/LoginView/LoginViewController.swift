@@ -4,26 +4,18 @@ import Reactor
 @MainActor
 public final class LoginViewController: ReactorViewController<LoginViewReactor> {
   private let provider: any LoginViewControllerProvider
-  private var state: LoginViewReactor.State
 
   /// Creates the screen.
   public init(reactor: LoginViewReactor, viewControllerProvider: any LoginViewControllerProvider) {
     provider = viewControllerProvider
-    state = reactor.currentState
     super.init(reactor: reactor, title: "Sign in")
   }
 
-  /// Renders the fields; shows alerts; goes to Main once signed in.
-  public override func bind(reactor: LoginViewReactor) {
-    reactor.observe(by: self) { view, state in
-      view.state = state
-      view.setNeedsDisplay()
-    }
-    reactor.observeEvents(by: self) { view, event in
-      switch event {
-      case .alert(let title, let message): view.presentAlert(title: title, message: message)
-      case .signedIn: view.window?.setRoot(view.provider.makeMainViewController())
-      }
+  /// Shows alerts; goes to Main once signed in.
+  public override func handle(event: LoginViewReactor.Event) {
+    switch event {
+    case .alert(let title, let message): presentAlert(title: title, message: message)
+    case .signedIn: window?.setRoot(provider.makeMainViewController())
     }
   }
 

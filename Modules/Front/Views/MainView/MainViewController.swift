@@ -5,32 +5,28 @@ import Reactor
 @MainActor
 public final class MainViewController: ReactorViewController<MainViewReactor> {
   private let provider: any MainViewControllerProvider
-  private var state: MainViewReactor.State
   private let slideMenu: SlideMenuNavigator
 
   /// Creates the screen.
   public init(reactor: MainViewReactor, viewControllerProvider: any MainViewControllerProvider) {
     provider = viewControllerProvider
-    state = reactor.currentState
     slideMenu = SlideMenuNavigator(items: [])
     super.init(reactor: reactor, title: "Home")
   }
 
-  /// Renders the user; leaves for sign-in when the reactor says so.
+  /// Keeps the slide menu's header on the user's name (drawing itself needs no code here).
   public override func bind(reactor: MainViewReactor) {
-    reactor.observe(by: self) { view, state in
-      view.state = state
-      view.slideMenu.header = state.userName ?? ""
-      view.setNeedsDisplay()
-    }
-    reactor.observeEvents(by: self) { view, event in
-      switch event {
-      case .showLogin(let notice):
-        view.window?.statusViewController = nil
-        view.window?.setRoot(view.provider.makeLoginViewController(notice: notice))
-      case .alert(let title, let message):
-        view.presentAlert(title: title, message: message)
-      }
+    reactor.observe(\.userName, by: self) { view, name in view.slideMenu.header = name ?? "" }
+  }
+
+  /// Leaves for sign-in when the reactor says so; shows alerts.
+  public override func handle(event: MainViewReactor.Event) {
+    switch event {
+    case .showLogin(let notice):
+      window?.statusViewController = nil
+      window?.setRoot(provider.makeLoginViewController(notice: notice))
+    case .alert(let title, let message):
+      presentAlert(title: title, message: message)
     }
   }
 

@@ -3,29 +3,12 @@ import Reactor
 /// The signed-in user's profile: view and edit the name, title and bio.
 @MainActor
 public final class ProfileViewController: ReactorViewController<ProfileViewReactor> {
-  private var state: ProfileViewReactor.State
-
   /// Creates the screen.
   public init(
     reactor: ProfileViewReactor,
     viewControllerProvider: any ProfileViewControllerProvider = ProfileViewControllerProviderImpl()
   ) {
-    state = reactor.currentState
     super.init(reactor: reactor, title: "Profile")
-  }
-
-  /// Renders the fields; shows alerts and toasts.
-  public override func bind(reactor: ProfileViewReactor) {
-    reactor.observe(by: self) { view, state in
-      view.state = state
-      view.setNeedsDisplay()
-    }
-    reactor.observeEvents(by: self) { view, event in
-      switch event {
-      case .alert(let title, let message): view.presentAlert(title: title, message: message)
-      case .toast(let message): view.presentToast(message)
-      }
-    }
   }
 
   /// Loads the user.

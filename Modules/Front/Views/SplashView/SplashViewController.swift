@@ -4,27 +4,19 @@ import Reactor
 @MainActor
 public final class SplashViewController: ReactorViewController<SplashViewReactor> {
   private let provider: any SplashViewControllerProvider
-  private var state: SplashViewReactor.State
 
   /// Creates the screen.
   public init(reactor: SplashViewReactor, viewControllerProvider: any SplashViewControllerProvider)
   {
     provider = viewControllerProvider
-    state = reactor.currentState
     super.init(reactor: reactor, title: "Welcome")
   }
 
-  /// Renders the message; goes where the reactor says.
-  public override func bind(reactor: SplashViewReactor) {
-    reactor.observe(by: self) { view, state in
-      view.state = state
-      view.setNeedsDisplay()
-    }
-    reactor.observeEvents(by: self) { view, event in
-      switch event {
-      case .showMain: view.window?.setRoot(view.provider.makeMainViewController())
-      case .showLogin: view.window?.setRoot(view.provider.makeLoginViewController())
-      }
+  /// Goes where the reactor says.
+  public override func handle(event: SplashViewReactor.Event) {
+    switch event {
+    case .showMain: window?.setRoot(provider.makeMainViewController())
+    case .showLogin: window?.setRoot(provider.makeLoginViewController())
     }
   }
 

@@ -4,7 +4,6 @@ import Reactor
 /// title, attach files, save.
 @MainActor
 public final class TaskComposeViewController: ReactorViewController<TaskComposeViewReactor> {
-  private var state: TaskComposeViewReactor.State
 
   /// Creates the screen.
   public init(
@@ -12,22 +11,15 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
     viewControllerProvider: any TaskComposeViewControllerProvider =
       TaskComposeViewControllerProviderImpl()
   ) {
-    state = reactor.currentState
     super.init(reactor: reactor, title: "New task")
   }
 
-  /// Renders the form; shows alerts and toasts; closes when saved.
-  public override func bind(reactor: TaskComposeViewReactor) {
-    reactor.observe(by: self) { view, state in
-      view.state = state
-      view.setNeedsDisplay()
-    }
-    reactor.observeEvents(by: self) { view, event in
-      switch event {
-      case .alert(let title, let message): view.presentAlert(title: title, message: message)
-      case .toast(let message): view.presentToast(message)
-      case .saved: view.navigationController?.pop()
-      }
+  /// Shows alerts and toasts; closes when saved.
+  public override func handle(event: TaskComposeViewReactor.Event) {
+    switch event {
+    case .alert(let title, let message): presentAlert(title: title, message: message)
+    case .toast(let message): presentToast(message)
+    case .saved: navigationController?.pop()
     }
   }
 

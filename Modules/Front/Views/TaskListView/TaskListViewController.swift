@@ -5,28 +5,13 @@ import Reactor
 @MainActor
 public final class TaskListViewController: ReactorViewController<TaskListViewReactor> {
   private let provider: any TaskListViewControllerProvider
-  private var state: TaskListViewReactor.State
 
   /// Creates the screen.
   public init(
     reactor: TaskListViewReactor, viewControllerProvider: any TaskListViewControllerProvider
   ) {
     provider = viewControllerProvider
-    state = reactor.currentState
     super.init(reactor: reactor, title: "Tasks")
-  }
-
-  /// Renders the lists; shows alerts.
-  public override func bind(reactor: TaskListViewReactor) {
-    reactor.observe(by: self) { view, state in
-      view.state = state
-      view.setNeedsDisplay()
-    }
-    reactor.observeEvents(by: self) { view, event in
-      switch event {
-      case .alert(let title, let message): view.presentAlert(title: title, message: message)
-      }
-    }
   }
 
   /// Loads the projects.
