@@ -122,7 +122,7 @@ let package = Package(
 
     .target(
       name: "TestSupport",
-      dependencies: ["Service", "Repository", "Network", "Core"],
+      dependencies: ["Reactor", "Service", "Repository", "Network", "Core"] + screenModules,
       path: "Tests/TestSupport"
     ),
 

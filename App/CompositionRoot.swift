@@ -92,37 +92,31 @@ enum CompositionRoot {
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(repo: eventRepo, authService: authService)
     // trellis:services (the generator adds services above this line)
+    let services = AppServices(
+      authService: authService, userService: userService, taskService: taskService,
+      fileService: fileService, connectionService: connectionService,
+      // trellis:service-arguments (the generator adds services above this line)
+    )
 
     // MARK: Screens of the signed-in area
     func makeTaskComposeViewController() -> ViewController {
-      let serviceProvider = TaskComposeViewServiceProviderImpl(
-        taskService: taskService, fileService: fileService)
-      return TaskComposeViewController(
-        reactor: TaskComposeViewReactor(serviceProvider: serviceProvider))
+      TaskComposeViewController(reactor: TaskComposeViewReactor(serviceProvider: services))
     }
 
     func makeTaskListViewController() -> ViewController {
-      let serviceProvider = TaskListViewServiceProviderImpl(
-        taskService: taskService, connectionService: connectionService)
-      let viewControllerProvider = TaskListViewControllerProviderImpl(
-        compose: makeTaskComposeViewController)
-      return TaskListViewController(
-        reactor: TaskListViewReactor(serviceProvider: serviceProvider),
-        viewControllerProvider: viewControllerProvider)
+      TaskListViewController(
+        reactor: TaskListViewReactor(serviceProvider: services),
+        viewControllerProvider: TaskListViewControllerProviderImpl(
+          compose: makeTaskComposeViewController))
     }
 
     func makeProfileViewController() -> ViewController {
-      let serviceProvider = ProfileViewServiceProviderImpl(userService: userService)
-      return ProfileViewController(reactor: ProfileViewReactor(serviceProvider: serviceProvider))
+      ProfileViewController(reactor: ProfileViewReactor(serviceProvider: services))
     }
 
-    // trellis:screen-factories (the generator adds screen factories above this line)
-
     func makeConnectionBannerViewController() -> ViewController {
-      let serviceProvider = ConnectionBannerViewServiceProviderImpl(
-        connectionService: connectionService)
-      return ConnectionBannerViewController(
-        reactor: ConnectionBannerViewReactor(serviceProvider: serviceProvider))
+      ConnectionBannerViewController(
+        reactor: ConnectionBannerViewReactor(serviceProvider: services))
     }
 
     let mainMenu: [MainMenuEntry] = [
@@ -134,27 +128,23 @@ enum CompositionRoot {
 
     // MARK: Main, Login and Splash
     func makeMainViewController() -> ViewController {
-      let serviceProvider = MainViewServiceProviderImpl(
-        authService: authService, userService: userService)
       let viewControllerProvider = MainViewControllerProviderImpl(
         menuEntries: mainMenu, login: makeLoginViewController,
         banner: makeConnectionBannerViewController)
       let mainViewController = MainViewController(
-        reactor: MainViewReactor(serviceProvider: serviceProvider),
+        reactor: MainViewReactor(serviceProvider: services),
         viewControllerProvider: viewControllerProvider)
       return NavigationController(root: mainViewController)
     }
 
     func makeLoginViewController(notice: String?) -> ViewController {
-      let serviceProvider = LoginViewServiceProviderImpl(authService: authService)
-      return LoginViewController(
-        reactor: LoginViewReactor(serviceProvider: serviceProvider, notice: notice),
+      LoginViewController(
+        reactor: LoginViewReactor(serviceProvider: services, notice: notice),
         viewControllerProvider: LoginViewControllerProviderImpl(main: makeMainViewController))
     }
 
     let splashViewController = SplashViewController(
-      reactor: SplashViewReactor(
-        serviceProvider: SplashViewServiceProviderImpl(authService: authService)),
+      reactor: SplashViewReactor(serviceProvider: services),
       viewControllerProvider: SplashViewControllerProviderImpl(
         main: makeMainViewController, login: { makeLoginViewController(notice: nil) }))
     window.setRoot(splashViewController)

@@ -9,7 +9,7 @@ import Testing
 struct LoginAndSplashViewTests {
   @Test func splashShowsTheMessageAndGoesWhereTheReactorSays() {
     let reactor = SplashViewReactor(
-      serviceProvider: SplashViewServiceProviderImpl(authService: FakeAuthService()))
+      serviceProvider: TestServices(authService: FakeAuthService()))
     let stub = reactor.enableStub()
     let window = windowShowing(
       SplashViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
@@ -22,7 +22,7 @@ struct LoginAndSplashViewTests {
 
   @Test func loginRendersTheFieldsAndHidesThePassword() {
     let reactor = LoginViewReactor(
-      serviceProvider: LoginViewServiceProviderImpl(authService: FakeAuthService()))
+      serviceProvider: TestServices(authService: FakeAuthService()))
     let stub = reactor.enableStub()
     let window = windowShowing(
       LoginViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
@@ -39,7 +39,7 @@ struct LoginAndSplashViewTests {
 
   @Test func typingAndTappingSendActions() throws {
     let reactor = LoginViewReactor(
-      serviceProvider: LoginViewServiceProviderImpl(authService: FakeAuthService()))
+      serviceProvider: TestServices(authService: FakeAuthService()))
     let stub = reactor.enableStub()
     let window = windowShowing(
       LoginViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
@@ -57,7 +57,7 @@ struct LoginAndSplashViewTests {
 
   @Test func keysEditTheFocusedField() {
     let reactor = LoginViewReactor(
-      serviceProvider: LoginViewServiceProviderImpl(authService: FakeAuthService()))
+      serviceProvider: TestServices(authService: FakeAuthService()))
     let stub = reactor.enableStub()
     let window = windowShowing(
       LoginViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
@@ -72,7 +72,7 @@ struct LoginAndSplashViewTests {
 
   @Test func anAlertIsShownOncePerEmission() throws {
     let reactor = LoginViewReactor(
-      serviceProvider: LoginViewServiceProviderImpl(authService: FakeAuthService()))
+      serviceProvider: TestServices(authService: FakeAuthService()))
     let stub = reactor.enableStub()
     let window = windowShowing(
       LoginViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
@@ -89,7 +89,7 @@ struct LoginAndSplashViewTests {
 
   @Test func signingInReplacesTheRoot() {
     let reactor = LoginViewReactor(
-      serviceProvider: LoginViewServiceProviderImpl(authService: FakeAuthService()))
+      serviceProvider: TestServices(authService: FakeAuthService()))
     let stub = reactor.enableStub()
     let window = windowShowing(
       LoginViewController(reactor: reactor, viewControllerProvider: FakeProviders()))

@@ -10,7 +10,7 @@ import Testing
 struct MainAndTaskViewTests {
   private func mainWindow() -> (Window, ReactorStub<MainViewReactor>, NavigationController) {
     let reactor = MainViewReactor(
-      serviceProvider: MainViewServiceProviderImpl(
+      serviceProvider: TestServices(
         authService: FakeAuthService(), userService: FakeUserService()))
     let stub = reactor.enableStub()
     let stack = NavigationController(
@@ -53,7 +53,7 @@ struct MainAndTaskViewTests {
 
   @Test func theBannerShowsTheConnectionInTheTitleBar() {
     let reactor = ConnectionBannerViewReactor(
-      serviceProvider: ConnectionBannerViewServiceProviderImpl(
+      serviceProvider: TestServices(
         connectionService: FakeConnectionService()))
     let stub = reactor.enableStub()
     let window = windowShowing(PlaceholderViewController(title: "Home"))
@@ -67,7 +67,7 @@ struct MainAndTaskViewTests {
 
   @Test func theTaskListRendersAndSelects() throws {
     let reactor = TaskListViewReactor(
-      serviceProvider: TaskListViewServiceProviderImpl(
+      serviceProvider: TestServices(
         taskService: FakeTaskService(), connectionService: FakeConnectionService()))
     let stub = reactor.enableStub()
     let stack = NavigationController(
@@ -93,7 +93,7 @@ struct MainAndTaskViewTests {
 
   @Test func theComposeFormFollowsItsState() throws {
     let reactor = TaskComposeViewReactor(
-      serviceProvider: TaskComposeViewServiceProviderImpl(
+      serviceProvider: TestServices(
         taskService: FakeTaskService(), fileService: FakeFileService()))
     let stub = reactor.enableStub()
     let compose = TaskComposeViewController(reactor: reactor)
@@ -134,7 +134,7 @@ struct MainAndTaskViewTests {
 
   @Test func aViewerSeesWhyTheyCannotSave() {
     let reactor = TaskComposeViewReactor(
-      serviceProvider: TaskComposeViewServiceProviderImpl(
+      serviceProvider: TestServices(
         taskService: FakeTaskService(), fileService: FakeFileService()))
     let stub = reactor.enableStub()
     let window = windowShowing(TaskComposeViewController(reactor: reactor))
@@ -146,7 +146,7 @@ struct MainAndTaskViewTests {
 
   @Test func theProfileShowsLoadingThenTheFields() throws {
     let reactor = ProfileViewReactor(
-      serviceProvider: ProfileViewServiceProviderImpl(userService: FakeUserService()))
+      serviceProvider: TestServices(userService: FakeUserService()))
     let stub = reactor.enableStub()
     let window = windowShowing(ProfileViewController(reactor: reactor))
     #expect(window.text.contains("Loading your profile…"))

@@ -12,7 +12,7 @@ struct MainAndBannerReactorTests {
   {
     let tester = ReactorTester(
       MainViewReactor(
-        serviceProvider: MainViewServiceProviderImpl(authService: auth, userService: users)))
+        serviceProvider: TestServices(authService: auth, userService: users)))
     try await tester.expect(MainViewReactor.State())  // the user relay's current value: nil
     return tester
   }
@@ -61,7 +61,7 @@ struct MainAndBannerReactorTests {
     let connection = FakeConnectionService()
     let tester = ReactorTester(
       ConnectionBannerViewReactor(
-        serviceProvider: ConnectionBannerViewServiceProviderImpl(connectionService: connection)))
+        serviceProvider: TestServices(connectionService: connection)))
     try await tester.expect { $0.status = .offline }  // the current state, as an action
     connection.state.send(.connecting)
     try await tester.expect { $0.status = .connecting }

@@ -18,7 +18,7 @@ struct ProfileReactorTests {
   > {
     users.publishesChanges = false
     let tester = ReactorTester(
-      ProfileViewReactor(serviceProvider: ProfileViewServiceProviderImpl(userService: users)))
+      ProfileViewReactor(serviceProvider: TestServices(userService: users)))
     try await tester.expect(ProfileViewReactor.State())  // the relay's current value: nil
     tester.send(.load)
     try await tester.expect {

@@ -10,7 +10,7 @@ struct SplashAndLoginReactorTests {
   @Test func aRestoredSessionGoesToMain() async throws {
     let auth = FakeAuthService(restored: .signedIn(.alice))
     let tester = ReactorTester(
-      SplashViewReactor(serviceProvider: SplashViewServiceProviderImpl(authService: auth)))
+      SplashViewReactor(serviceProvider: TestServices(authService: auth)))
     tester.send(.start)
     try await tester.expect { $0.message = "Welcome back, Alice Kim." }
     try await tester.expectEvents(.showMain)
@@ -20,7 +20,7 @@ struct SplashAndLoginReactorTests {
   @Test func noSessionGoesToLogin() async throws {
     let auth = FakeAuthService(restored: .signedOut)
     let tester = ReactorTester(
-      SplashViewReactor(serviceProvider: SplashViewServiceProviderImpl(authService: auth)))
+      SplashViewReactor(serviceProvider: TestServices(authService: auth)))
     tester.send(.start)
     try await tester.expect { $0.message = "Welcome." }
     try await tester.expectEvents(.showLogin)
@@ -32,7 +32,7 @@ struct SplashAndLoginReactorTests {
   > {
     ReactorTester(
       LoginViewReactor(
-        serviceProvider: LoginViewServiceProviderImpl(authService: auth), notice: notice))
+        serviceProvider: TestServices(authService: auth), notice: notice))
   }
 
   @Test func signingInShowsProgressThenLeaves() async throws {

@@ -13,7 +13,7 @@ struct TaskComposeReactorTests {
   {
     ReactorTester(
       TaskComposeViewReactor(
-        serviceProvider: TaskComposeViewServiceProviderImpl(taskService: tasks, fileService: files))
+        serviceProvider: TestServices(taskService: tasks, fileService: files))
     )
   }
 

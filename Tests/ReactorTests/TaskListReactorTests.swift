@@ -17,7 +17,7 @@ struct TaskListReactorTests {
     tasks.setTasks([TaskItem(id: 7, projectID: 1, title: "Fix the crash")])
     let tester = ReactorTester(
       TaskListViewReactor(
-        serviceProvider: TaskListViewServiceProviderImpl(
+        serviceProvider: TestServices(
           taskService: tasks, connectionService: FakeConnectionService())))
     tester.send(.load)
     try await tester.expect { $0.isLoading = true }
@@ -35,7 +35,7 @@ struct TaskListReactorTests {
     let connection = FakeConnectionService()
     let tester = ReactorTester(
       TaskListViewReactor(
-        serviceProvider: TaskListViewServiceProviderImpl(
+        serviceProvider: TestServices(
           taskService: tasks, connectionService: connection)))
     tester.send(.selectProject(1))
     tester.isExhaustive = false
@@ -57,7 +57,7 @@ struct TaskListReactorTests {
     tasks.holdTaskLists()
     let tester = ReactorTester(
       TaskListViewReactor(
-        serviceProvider: TaskListViewServiceProviderImpl(
+        serviceProvider: TestServices(
           taskService: tasks, connectionService: FakeConnectionService())))
     tester.send(.selectProject(1))
     tester.send(.selectProject(2))

@@ -7,17 +7,3 @@ public protocol TaskComposeViewServiceProvider: Sendable {
   /// Attachment uploads.
   var fileService: any FileService { get }
 }
-
-/// The ``TaskComposeViewServiceProvider`` the composition root builds.
-public struct TaskComposeViewServiceProviderImpl: TaskComposeViewServiceProvider {
-  /// See ``TaskComposeViewServiceProvider/taskService``.
-  public let taskService: any TaskService
-  /// See ``TaskComposeViewServiceProvider/fileService``.
-  public let fileService: any FileService
-
-  /// Creates the provider.
-  public init(taskService: any TaskService, fileService: any FileService) {
-    self.taskService = taskService
-    self.fileService = fileService
-  }
-}
