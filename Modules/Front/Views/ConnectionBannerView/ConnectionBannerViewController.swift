@@ -8,11 +8,7 @@ public final class ConnectionBannerViewController: ReactorViewController<
 {
 
   /// Creates the banner.
-  public init(
-    reactor: ConnectionBannerViewReactor,
-    viewControllerProvider: any ConnectionBannerViewControllerProvider =
-      ConnectionBannerViewControllerProviderImpl()
-  ) {
+  public init(reactor: ConnectionBannerViewReactor) {
     super.init(reactor: reactor, title: "Connection")
   }
 

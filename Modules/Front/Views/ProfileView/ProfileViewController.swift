@@ -4,10 +4,7 @@ import Reactor
 @MainActor
 public final class ProfileViewController: ReactorViewController<ProfileViewReactor> {
   /// Creates the screen.
-  public init(
-    reactor: ProfileViewReactor,
-    viewControllerProvider: any ProfileViewControllerProvider = ProfileViewControllerProviderImpl()
-  ) {
+  public init(reactor: ProfileViewReactor) {
     super.init(reactor: reactor, title: "Profile")
   }
 

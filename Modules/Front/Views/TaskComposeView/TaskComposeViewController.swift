@@ -6,11 +6,7 @@ import Reactor
 public final class TaskComposeViewController: ReactorViewController<TaskComposeViewReactor> {
 
   /// Creates the screen.
-  public init(
-    reactor: TaskComposeViewReactor,
-    viewControllerProvider: any TaskComposeViewControllerProvider =
-      TaskComposeViewControllerProviderImpl()
-  ) {
+  public init(reactor: TaskComposeViewReactor) {
     super.init(reactor: reactor, title: "New task")
   }
 

@@ -5,28 +5,8 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Splash and Login reactors", .timeLimit(.minutes(1)))
-struct SplashAndLoginReactorTests {
-  @Test func aRestoredSessionGoesToMain() async throws {
-    let auth = FakeAuthService(restored: .signedIn(.alice))
-    let tester = ReactorTester(
-      SplashViewReactor(serviceProvider: TestServices(authService: auth)))
-    tester.send(.start)
-    try await tester.expect { $0.message = "Welcome back, Alice Kim." }
-    try await tester.expectEvents(.showMain)
-    try await tester.finish()
-  }
-
-  @Test func noSessionGoesToLogin() async throws {
-    let auth = FakeAuthService(restored: .signedOut)
-    let tester = ReactorTester(
-      SplashViewReactor(serviceProvider: TestServices(authService: auth)))
-    tester.send(.start)
-    try await tester.expect { $0.message = "Welcome." }
-    try await tester.expectEvents(.showLogin)
-    try await tester.finish()
-  }
-
+@Suite("LoginViewReactor", .timeLimit(.minutes(1)))
+struct LoginViewReactorTests {
   private func loginTester(_ auth: FakeAuthService, notice: String? = nil) -> ReactorTester<
     LoginViewReactor
   > {

@@ -5,21 +5,8 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Splash and Login views")
-struct LoginAndSplashViewTests {
-  @Test func splashShowsTheMessageAndGoesWhereTheReactorSays() {
-    let reactor = SplashViewReactor(
-      serviceProvider: TestServices(authService: FakeAuthService()))
-    let stub = reactor.enableStub()
-    let window = windowShowing(
-      SplashViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
-    #expect(stub.actions == [.start])  // sent when the screen appeared
-    stub.state.message = "Welcome back, Alice Kim."
-    #expect(window.text.contains("Welcome back, Alice Kim."))
-    stub.emit(.showMain)
-    #expect(window.rootViewController?.title == "Main screen")
-  }
-
+@Suite("LoginViewController")
+struct LoginViewControllerTests {
   @Test func loginRendersTheFieldsAndHidesThePassword() {
     let reactor = LoginViewReactor(
       serviceProvider: TestServices(authService: FakeAuthService()))

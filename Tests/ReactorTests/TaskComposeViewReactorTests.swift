@@ -6,8 +6,8 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Task compose reactor: the seed 000 cases", .timeLimit(.minutes(1)))
-struct TaskComposeReactorTests {
+@Suite("TaskComposeViewReactor: the seed 000 cases", .timeLimit(.minutes(1)))
+struct TaskComposeViewReactorTests {
   private func makeTester(_ tasks: FakeTaskService, _ files: FakeFileService = FakeFileService())
     -> ReactorTester<TaskComposeViewReactor>
   {

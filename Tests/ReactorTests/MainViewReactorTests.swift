@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Main and connection banner reactors", .timeLimit(.minutes(1)))
-struct MainAndBannerReactorTests {
+@Suite("MainViewReactor", .timeLimit(.minutes(1)))
+struct MainViewReactorTests {
   private func mainTester(_ auth: FakeAuthService, _ users: FakeUserService) async throws
     -> ReactorTester<MainViewReactor>
   {
@@ -54,19 +54,6 @@ struct MainAndBannerReactorTests {
     tester.send(.load)
     try await tester.expectEvents(
       .alert(title: "Could not load your profile", message: "The server cannot be reached."))
-    try await tester.finish()
-  }
-
-  @Test func theBannerFollowsTheConnectionServiceWithoutAnyViewAction() async throws {
-    let connection = FakeConnectionService()
-    let tester = ReactorTester(
-      ConnectionBannerViewReactor(
-        serviceProvider: TestServices(connectionService: connection)))
-    try await tester.expect { $0.status = .offline }  // the current state, as an action
-    connection.state.send(.connecting)
-    try await tester.expect { $0.status = .connecting }
-    connection.state.send(.online)
-    try await tester.expect { $0.status = .online }
     try await tester.finish()
   }
 }

@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Profile reactor", .timeLimit(.minutes(1)))
-struct ProfileReactorTests {
+@Suite("ProfileViewReactor", .timeLimit(.minutes(1)))
+struct ProfileViewReactorTests {
   private let saved = ProfileViewReactor.SavedProfile(
     username: "alice", email: "alice@trellis.example", displayName: "Alice Kim",
     title: "iOS Engineer",

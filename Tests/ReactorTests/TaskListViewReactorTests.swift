@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Task list reactor", .timeLimit(.minutes(1)))
-struct TaskListReactorTests {
+@Suite("TaskListViewReactor", .timeLimit(.minutes(1)))
+struct TaskListViewReactorTests {
   private let projects = [
     Choice(id: 1, title: "Mobile App", detail: "MOB"),
     Choice(id: 2, title: "Backend", detail: "API"),

@@ -1,0 +1,26 @@
+import Repository
+
+// How the Repository layer's data models become the domain models services hand to reactors.
+
+extension User {
+  init(_ model: UserModel) {
+    self.init(
+      id: model.id, username: model.username, displayName: model.displayName, email: model.email,
+      title: model.title, bio: model.bio)
+  }
+}
+
+extension TaskItem {
+  init(_ model: TaskModel) {
+    self.init(
+      id: model.id, projectID: model.projectID, title: model.title, milestoneID: model.milestoneID,
+      tagIDs: model.tagIDs, assigneeIDs: model.assigneeIDs,
+      attachments: model.attachments.map { Attachment($0) }, createdBy: model.createdBy)
+  }
+}
+
+extension Attachment {
+  init(_ model: FileModel) {
+    self.init(id: model.id, name: model.name, size: model.size)
+  }
+}

@@ -1,0 +1,24 @@
+import Core
+import Front
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("ConnectionBannerViewController")
+struct ConnectionBannerViewControllerTests {
+  @Test func theBannerShowsTheConnectionInTheTitleBar() {
+    let reactor = ConnectionBannerViewReactor(
+      serviceProvider: TestServices(
+        connectionService: FakeConnectionService()))
+    let stub = reactor.enableStub()
+    let window = windowShowing(PlaceholderViewController(title: "Home"))
+    window.statusViewController = ConnectionBannerViewController(reactor: reactor)
+    #expect(window.text.split(separator: "\n")[0].hasSuffix("○ Offline"))
+    stub.state.status = .online
+    #expect(window.text.split(separator: "\n")[0].hasSuffix("● Online"))
+    stub.state.status = .connecting
+    #expect(window.text.contains("◌ Connecting…"))
+  }
+}

@@ -1,0 +1,31 @@
+import Core
+import Front
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("ProfileViewController")
+struct ProfileViewControllerTests {
+  @Test func theProfileShowsLoadingThenTheFields() throws {
+    let reactor = ProfileViewReactor(
+      serviceProvider: TestServices(userService: FakeUserService()))
+    let stub = reactor.enableStub()
+    let window = windowShowing(ProfileViewController(reactor: reactor))
+    #expect(window.text.contains("Loading your profile…"))
+    stub.state.user = ProfileViewReactor.SavedProfile(
+      username: "alice", email: "alice@trellis.example", displayName: "Alice Kim", title: "",
+      bio: "")
+    stub.state.displayName = "Alice Kim"
+    #expect(window.text.contains("Signed in as alice (alice@trellis.example)"))
+    #expect(window.text.contains("Display name: Alice Kim"))
+    #expect(throws: ScriptError.self) { try window.perform(.tap("Save")) }  // nothing changed
+    try window.perform(.type(field: "bio", text: "Hello"))
+    stub.state.bio = "Hello"
+    try window.perform(.tap("Save"))
+    #expect(stub.actions == [.load, .setBio("Hello"), .save])
+    stub.emit(.toast("Profile saved"))
+    #expect(window.text.contains("✓ Profile saved"))
+  }
+}

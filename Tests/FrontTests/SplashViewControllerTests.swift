@@ -1,0 +1,22 @@
+import Front
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("SplashViewController")
+struct SplashViewControllerTests {
+  @Test func splashShowsTheMessageAndGoesWhereTheReactorSays() {
+    let reactor = SplashViewReactor(
+      serviceProvider: TestServices(authService: FakeAuthService()))
+    let stub = reactor.enableStub()
+    let window = windowShowing(
+      SplashViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
+    #expect(stub.actions == [.start])  // sent when the screen appeared
+    stub.state.message = "Welcome back, Alice Kim."
+    #expect(window.text.contains("Welcome back, Alice Kim."))
+    stub.emit(.showMain)
+    #expect(window.rootViewController?.title == "Main screen")
+  }
+}

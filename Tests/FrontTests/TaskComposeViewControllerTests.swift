@@ -1,0 +1,63 @@
+import Core
+import Front
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("TaskComposeViewController")
+struct TaskComposeViewControllerTests {
+  @Test func theComposeFormFollowsItsState() throws {
+    let reactor = TaskComposeViewReactor(
+      serviceProvider: TestServices(
+        taskService: FakeTaskService(), fileService: FakeFileService()))
+    let stub = reactor.enableStub()
+    let compose = TaskComposeViewController(reactor: reactor)
+    let stack = NavigationController(root: PlaceholderViewController(title: "Tasks screen"))
+    let window = windowShowing(stack)
+    stack.push(compose)
+    stub.state.projects = [Choice(id: 1, title: "Mobile App", detail: "MOB")]
+    stub.state.projectID = 1
+    stub.state.isLoadingContext = true
+    #expect(window.text.contains("Loading milestones, tags, members and permissions…"))
+    #expect(throws: ScriptError.disabled("the button \"Save\" is disabled")) {
+      try window.perform(.tap("Save"))
+    }
+    stub.state.isLoadingContext = false
+    stub.state.hasContext = true
+    stub.state.mayCreate = true
+    stub.state.milestones = [Choice(id: 11, title: "v1.0 Beta")]
+    stub.state.tags = [Choice(id: 101, title: "bug")]
+    stub.state.tagIDs = [101]
+    stub.state.title = "Ship it"
+    stub.state.attachments = [Choice(id: 5, title: "shot.png", detail: "12 bytes")]
+    let text = window.text
+    #expect(text.contains("[x] bug"))
+    #expect(text.contains("Attachments: shot.png"))
+    try window.perform(.toggle(list: "tags", item: "bug"))
+    try window.perform(.select(list: "milestone", item: "v1.0 Beta"))
+    try window.perform(.type(field: "file", text: "/tmp/a.png"))
+    try window.perform(.tap("Save"))
+    #expect(
+      stub.actions == [
+        .load, .toggleTag(101), .selectMilestone(11), .setAttachmentPath("/tmp/a.png"), .save,
+      ])
+    stub.emit(.toast("Task created: Ship it"))
+    stub.emit(.saved)
+    #expect(window.text.contains("✓ Task created: Ship it"))
+    #expect(stack.topViewController.title == "Tasks screen")  // closed
+  }
+
+  @Test func aViewerSeesWhyTheyCannotSave() {
+    let reactor = TaskComposeViewReactor(
+      serviceProvider: TestServices(
+        taskService: FakeTaskService(), fileService: FakeFileService()))
+    let stub = reactor.enableStub()
+    let window = windowShowing(TaskComposeViewController(reactor: reactor))
+    stub.state.projectID = 3
+    stub.state.hasContext = true
+    stub.state.mayCreate = false
+    #expect(window.text.contains("You can view this project but not create tasks in it."))
+  }
+}

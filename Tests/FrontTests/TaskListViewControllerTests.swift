@@ -1,0 +1,36 @@
+import Core
+import Front
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("TaskListViewController")
+struct TaskListViewControllerTests {
+  @Test func theTaskListRendersAndSelects() throws {
+    let reactor = TaskListViewReactor(
+      serviceProvider: TestServices(
+        taskService: FakeTaskService(), connectionService: FakeConnectionService()))
+    let stub = reactor.enableStub()
+    let stack = NavigationController(
+      root: TaskListViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
+    let window = windowShowing(stack)
+    stub.state.projects = [
+      Choice(id: 1, title: "Mobile App", detail: "MOB"),
+      Choice(id: 2, title: "Backend", detail: "API"),
+    ]
+    stub.state.projectID = 2
+    stub.state.tasks = [Choice(id: 3, title: "Rate-limit the login endpoint", detail: "#3")]
+    let text = window.text
+    #expect(text.contains("● 2. Backend  API"))
+    #expect(text.contains("1. Rate-limit the login endpoint  #3"))
+    try window.perform(.select(list: "project", item: "Mobile App"))
+    try window.perform(.select(list: "project", item: "2"))
+    #expect(throws: ScriptError.self) { try window.perform(.select(list: "project", item: "3")) }
+    try window.perform(.tap("Refresh"))
+    try window.perform(.tap("New task"))
+    #expect(stub.actions == [.load, .selectProject(1), .selectProject(2), .refresh])
+    #expect(stack.topViewController.title == "Compose screen")
+  }
+}

@@ -1,0 +1,22 @@
+import CoreTesting
+import Reactor
+import Service
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("ConnectionBannerViewReactor", .timeLimit(.minutes(1)))
+struct ConnectionBannerViewReactorTests {
+  @Test func theBannerFollowsTheConnectionServiceWithoutAnyViewAction() async throws {
+    let connection = FakeConnectionService()
+    let tester = ReactorTester(
+      ConnectionBannerViewReactor(
+        serviceProvider: TestServices(connectionService: connection)))
+    try await tester.expect { $0.status = .offline }  // the current state, as an action
+    connection.state.send(.connecting)
+    try await tester.expect { $0.status = .connecting }
+    connection.state.send(.online)
+    try await tester.expect { $0.status = .online }
+    try await tester.finish()
+  }
+}
