@@ -12,39 +12,61 @@ extension Generator {
     return String(manifest[nameStart.upperBound..<nameEnd])
   }
 
+  /// The modules the Swift toolchain ships on Linux and Apple platforms: a project named like
+  /// one of them would not build (its module would hide the toolchain's).
+  static let toolchainModules: Set<String> = [
+    "Swift", "_Concurrency", "_StringProcessing", "_RegexParser", "_Differentiation", "_Volatile",
+    "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
+    "FoundationXML", "CoreFoundation", "Dispatch", "Synchronization", "Observation",
+    "RegexBuilder", "Distributed", "Cxx", "CxxStdlib", "SwiftShims", "SwiftOnoneSupport", "Glibc",
+    "SwiftGlibc", "Musl", "Android", "Darwin", "os", "ObjectiveC", "WinSDK", "WASILibc", "XCTest",
+    "Testing", "PackageDescription", "PackagePlugin", "BlocksRuntime", "Combine", "SwiftUI",
+    "UIKit",
+    "AppKit",
+  ]
+
   /// The edits that rename the package, the app's executable and product, and the app's
   /// identity (its window title, data folder and help text) from the current name to `rawName`.
   ///
-  /// The layers keep their names; the generator's own `// trellis:` markers are not touched.
+  /// The old name is replaced where it is the identity only: as a whole identifier
+  /// (`Trellis`, not `TrellisSettings`, the screen a team named), in `Package.swift` as the
+  /// package's, product's and app target's name (not in the list of generated screens), and
+  /// in lowercase as the data folder and log file (`trellis`, `trellis.log`; not
+  /// `trellis-gen` or the `trellis:` markers). So it works at any time, not only right after
+  /// cloning. The layers keep their names.
   public func planRename(_ rawName: String) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "project")
-    let manifest = try read(Self.manifestPath)
-    let old = try currentProjectName(in: manifest)
+    let manifestText = try read(Self.manifestPath)
+    let old = try currentProjectName(in: manifestText)
     guard name.upper != old else { throw GeneratorError("the project is already named \(old)") }
-    let taken: Set<String> = [
-      "Core", "CoreTesting", "Network", "Repository", "Service", "Reactor", "Front", "App",
-      "DemoBackend", "DemoServer", "LoopbackServer", "TestSupport", "LayerCheck", "LayerRule",
-      "ReactorBenchmark", "NetworkBenchmark", "TrellisGenerator", "Foundation", "Testing",
-    ]
-    // A generated screen's module is `<Screen>Reactor`, its screen listed in the manifest.
-    let screenModule =
-      name.upper.hasSuffix("Reactor")
-      && manifest.components(separatedBy: "\n").contains(
-        Self.manifestLine(forScreen: String(name.upper.dropLast("Reactor".count))))
-    guard !taken.contains(name.upper), !name.upper.hasSuffix("Tests"), !screenModule else {
+    if let module = Self.toolchainModules.first(where: {
+      $0.lowercased() == name.upper.lowercased()
+    }) {
       throw GeneratorError(
-        "\"\(name.upper)\" is the name of a module of the project; choose another")
+        "\"\(name.upper)\" is the name of a module the Swift toolchain ships (\(module)); the app's "
+          + "module would hide it and the project would not build; choose another name")
+    }
+    let manifest = PackageManifest(source: manifestText)
+    let modules = manifest.targets.map(\.name).filter { $0 != old }
+    if let module = modules.first(where: { $0.lowercased() == name.upper.lowercased() })
+      ?? (name.upper.hasSuffix("Tests") ? name.upper : nil)
+    {
+      throw GeneratorError(
+        "\"\(name.upper)\" is the name of a module of the project (\(module)); choose another")
     }
     let oldLower = old.lowercased()
     let newLower = name.kebab
-    // Whole-word occurrences of the old name: `Trellis`, `TrellisTests`, but not `trellis:`.
-    let word = try? Regex("\\b\(old)(?=[A-Z]|\\b)")
-    func renamingWord(_ text: String) -> String {
-      guard let word else { return text }
-      return text.replacing(word, with: name.upper)
+    /// `old` as a whole identifier, and its lowercase form unless it starts `trellis-gen`,
+    /// `trellis:` or is part of a longer word.
+    func renamingIdentity(_ text: String) -> String {
+      Self.replacingTokens(in: text) { token, next in
+        if token == old { return name.upper }
+        if token == oldLower, next != "-", next != ":" { return newLower }
+        return nil
+      }
     }
     var targets: [(String, (String) -> String)] = [
-      ("Package.swift", { $0.replacingOccurrences(of: "\"\(old)\"", with: "\"\(name.upper)\"") }),
+      ("Package.swift", { Self.renamingPackage(in: $0, from: old, to: name.upper) }),
       (
         "README.md",
         {
@@ -81,11 +103,7 @@ extension Generator {
         targets.append(
           (
             relative,
-            {
-              renamingWord($0)
-                .replacingOccurrences(of: "\"\(oldLower)\"", with: "\"\(newLower)\"")
-                .replacingOccurrences(of: "\"\(oldLower).log\"", with: "\"\(newLower).log\"")
-            }
+            renamingIdentity
           ))
       }
     }
@@ -103,5 +121,48 @@ extension Generator {
       }
     }
     return changes
+  }
+
+  /// `manifest` with the string `"old"` replaced by `"new"` (the package, the product, the
+  /// app's target and the tests' dependency on it), except in the list of generated screens:
+  /// a screen the team named like the project keeps its name.
+  static func renamingPackage(in manifest: String, from old: String, to new: String) -> String {
+    var result = ""
+    var rest = Substring(manifest)
+    if let list = manifest.range(of: "let generatedScreens"),
+      let end = manifest[list.upperBound...].range(of: "\n]")
+    {
+      result += manifest[..<list.lowerBound].replacingOccurrences(
+        of: "\"\(old)\"", with: "\"\(new)\"")
+      result += manifest[list.lowerBound..<end.upperBound]
+      rest = manifest[end.upperBound...]
+    }
+    return result + rest.replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
+  }
+
+  /// `text` with each identifier-like token (letters, digits, `_`) for which `replacement`,
+  /// given the token and the character after it, returns a value replaced by that value.
+  static func replacingTokens(
+    in text: String, _ replacement: (Substring, Character?) -> String?
+  ) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    var index = text.startIndex
+    func isTokenCharacter(_ character: Character) -> Bool {
+      character.isASCII && (character.isLetter || character.isNumber || character == "_")
+    }
+    while index < text.endIndex {
+      guard isTokenCharacter(text[index]) else {
+        result.append(text[index])
+        index = text.index(after: index)
+        continue
+      }
+      var end = index
+      while end < text.endIndex, isTokenCharacter(text[end]) { end = text.index(after: end) }
+      let token = text[index..<end]
+      result += replacement(token, end < text.endIndex ? text[end] : nil) ?? String(token)
+      index = end
+    }
+    return result
   }
 }

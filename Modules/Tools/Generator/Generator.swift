@@ -14,15 +14,6 @@ public struct Generator: Sendable {
   /// Where the package manifest, which lists the generated screens' modules, is.
   public static let manifestPath = "Package.swift"
 
-  /// A generated screen's line in the manifest's `generatedScreens`.
-  static func manifestLine(forScreen name: String) -> String { "  \"\(name)\"," }
-
-  /// The services screens can name in `--services`, with the fakes their generated tests use.
-  static let builtInServices: [String: String] = [
-    "Auth": "FakeAuthService()", "User": "FakeUserService()", "Task": "FakeTaskService()",
-    "File": "FakeFileService()", "Connection": "FakeConnectionService()",
-  ]
-
   /// A generator for the project at `root`.
   public init(root: String, fileSystem: any GeneratorFileSystem = LocalFileSystem()) {
     self.root = root
@@ -31,121 +22,88 @@ public struct Generator: Sendable {
 
   // MARK: Planning
 
-  /// The files a new screen adds, its module in the manifest, and the composition-root edit
-  /// that wires it into the main menu.
+  /// The files a new screen adds and the edits that wire it in, as
+  /// `Templates/Screen/templates.map` lists them: by default its reactor, service provider,
+  /// view controller and their tests, its module `<Name>Reactor` in `Package.swift`, its
+  /// conformances on `AppServices` and `TestServices`, and its main-menu entry.
   ///
-  /// The screen's reactor and service provider form a module of their own, `<Name>Reactor`
-  /// (see `generatedScreens` in `Package.swift`), so editing one screen does not recompile the
-  /// others.
+  /// - Parameter rawServices: the services its provider exposes, looked up in the map's
+  ///   `services` file (`App/AppServices.swift`): `user`, `UserService` or `user-service`.
   public func planScreen(_ rawName: String, services rawServices: [String]) throws(GeneratorError)
     -> ChangeSet
   {
     let name = try GeneratedName(rawName, kind: "screen")
-    let folder = "\(name.upper)View"
-    let files = [
-      (
-        "Screen/ViewReactor.swift.template",
-        "Modules/Reactor/\(folder)/\(name.upper)ViewReactor.swift"
-      ),
-      (
-        "Screen/ViewServiceProvider.swift.template",
-        "Modules/Reactor/\(folder)/\(name.upper)ViewServiceProvider.swift"
-      ),
-      (
-        "Screen/ViewController.swift.template",
-        "Modules/Front/Views/\(folder)/\(name.upper)ViewController.swift"
-      ),
-      (
-        "Screen/ViewControllerProvider.swift.template",
-        "Modules/Front/Views/\(folder)/\(name.upper)ViewControllerProvider.swift"
-      ),
-      (
-        "Screen/ViewReactorTests.swift.template",
-        "Tests/ReactorTests/\(name.upper)ViewReactorTests.swift"
-      ),
-      (
-        "Screen/ViewControllerTests.swift.template",
-        "Tests/FrontTests/\(name.upper)ViewControllerTests.swift"
-      ),
-    ]
-    try refuseExisting(
-      kind: "screen", name: name, paths: files.map(\.1),
-      types: [
-        "ViewController", "ViewControllerProvider", "ViewReactor", "ViewServiceProvider", "Reactor",
-      ])
-    let manifest = try read(Self.manifestPath)
-    let composition = try read(Self.compositionRootPath)
-    let services = try resolveServices(rawServices, composition: composition)
     var values = Self.values(for: name)
-    values["services"] = .list(services)
-    var changes = ChangeSet()
-    for (template, path) in files {
-      changes.newFiles.append(.init(path: path, contents: try render(template, values)))
-    }
-    let listed = try insert(
-      Self.manifestLine(forScreen: name.upper), above: "// trellis:screens", in: manifest,
-      path: Self.manifestPath)
-    changes.edits.append(.init(path: Self.manifestPath, original: manifest, updated: listed))
-    var updated = try insert(
-      try render("Screen/CompositionRoot.factory.template", values),
-      above: "// trellis:screen-factories",
-      in: composition)
-    updated = try insert(
-      try render("Screen/CompositionRoot.menu-entry.template", values),
-      above: "// trellis:menu-entries",
-      in: updated)
-    updated = try addImport(of: "\(name.upper)Reactor", to: updated, path: Self.compositionRootPath)
-    changes.edits.append(
-      .init(path: Self.compositionRootPath, original: composition, updated: updated))
+    let map = try templateMap("Screen", values: values)
+    values["services"] = .list(try resolveServices(rawServices, declaredIn: map.servicesFile))
+    let changes = try plan(map, folder: "Screen", kind: "screen", name: name, values: values)
+    try refuseTakenMenuTitle(name)
     return changes
   }
 
-  /// The files a new service adds and its line in the composition root.
+  /// The files a new service adds and the edits that create it in the composition root and
+  /// make it available to screens (`Templates/Service/templates.map`).
   public func planService(_ rawName: String) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "service")
-    let files = [
-      ("Service/Service.swift.template", "Modules/Service/\(name.upper)Service.swift"),
-      ("Service/ServiceTests.swift.template", "Tests/ServiceTests/\(name.upper)ServiceTests.swift"),
-    ]
-    try refuseExisting(
-      kind: "service", name: name, paths: files.map(\.1), types: ["Service", "ServiceImpl"])
     let values = Self.values(for: name)
-    let composition = try read(Self.compositionRootPath)
-    var changes = ChangeSet()
-    for (template, path) in files {
-      changes.newFiles.append(.init(path: path, contents: try render(template, values)))
-    }
-    let updated = try insert(
-      try render("Service/CompositionRoot.service.template", values), above: "// trellis:services",
-      in: composition)
-    changes.edits.append(
-      .init(path: Self.compositionRootPath, original: composition, updated: updated))
-    return changes
+    let map = try templateMap("Service", values: values)
+    return try plan(map, folder: "Service", kind: "service", name: name, values: values)
   }
 
-  /// The files a new repository adds and its lines in the composition root.
+  /// The files a new repository adds and its lines in the composition root
+  /// (`Templates/Repository/templates.map`).
   public func planRepository(_ rawName: String) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "repository")
-    let files = [
-      ("Repository/DataAPI.swift.template", "Modules/Repository/\(name.upper)DataAPI.swift"),
-      ("Repository/Model.swift.template", "Modules/Repository/DataModels/\(name.upper)Model.swift"),
-      ("Repository/Repo.swift.template", "Modules/Repository/\(name.upper)Repo.swift"),
-      ("Repository/RepoTests.swift.template", "Tests/RepositoryTests/\(name.upper)RepoTests.swift"),
-    ]
-    try refuseExisting(
-      kind: "repository", name: name, paths: files.map(\.1),
-      types: ["DataAPI", "Model", "Repo", "RepoImpl"])
     let values = Self.values(for: name)
-    let composition = try read(Self.compositionRootPath)
-    var changes = ChangeSet()
-    for (template, path) in files {
-      changes.newFiles.append(.init(path: path, contents: try render(template, values)))
+    let map = try templateMap("Repository", values: values)
+    return try plan(map, folder: "Repository", kind: "repository", name: name, values: values)
+  }
+
+  /// The map of the templates in `Templates/<folder>`.
+  func templateMap(_ folder: String, values: [String: Template.Value]) throws(GeneratorError)
+    -> TemplateMap
+  {
+    let path = "Templates/\(folder)/templates.map"
+    return try TemplateMap(source: try read(path), name: path, values: values)
+  }
+
+  /// The change set `map` describes, after checking that nothing it adds exists already.
+  func plan(
+    _ map: TemplateMap, folder: String, kind: String, name: GeneratedName,
+    values: [String: Template.Value]
+  ) throws(GeneratorError) -> ChangeSet {
+    for file in map.files {
+      try refuseExisting(file.destination, kind: kind, name: name)
     }
-    let updated = try insert(
-      try render("Repository/CompositionRoot.repository.template", values),
-      above: "// trellis:repositories", in: composition)
-    changes.edits.append(
-      .init(path: Self.compositionRootPath, original: composition, updated: updated))
+    var changes = ChangeSet()
+    for file in map.files {
+      changes.newFiles.append(
+        .init(
+          path: file.destination, contents: try render("\(folder)/\(file.template)", values)))
+    }
+    try refuseCollisions(of: changes.newFiles, modules: map.modules, name: name)
+    var order: [String] = []
+    var texts: [String: (original: String, updated: String)] = [:]
+    for edit in map.edits {
+      if texts[edit.file] == nil {
+        let original = try read(edit.file)
+        texts[edit.file] = (original, original)
+        order.append(edit.file)
+      }
+      guard let current = texts[edit.file]?.updated else { continue }
+      switch edit {
+      case .insert(let template, let file, let marker):
+        texts[file]?.updated = try insert(
+          try render("\(folder)/\(template)", values), above: "// \(marker)", in: current,
+          path: file)
+      case .addImport(let module, let file):
+        texts[file]?.updated = try addImport(of: module, to: current, path: file)
+      }
+    }
+    for path in order {
+      guard let text = texts[path] else { continue }
+      changes.edits.append(.init(path: path, original: text.original, updated: text.updated))
+    }
     return changes
   }
 
@@ -261,77 +219,134 @@ public struct Generator: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  /// Modules no generated code imports (demo and tooling): their types cannot collide.
-  static let invisibleToGeneratedCode = [
-    "DemoBackend", "DemoServer", "LoopbackServer", "Tools", "CoreTesting",
-  ]
-
-  /// Refuses a name whose files or types already exist.
-  private func refuseExisting(
-    kind: String, name: GeneratedName, paths: [String], types suffixes: [String]
-  )
+  /// Refuses a new file that exists, or whose path differs only in case from one that does
+  /// (`LOGINView` beside `LoginView`: one folder on case-insensitive file systems, the default
+  /// on macOS).
+  private func refuseExisting(_ path: String, kind: String, name: GeneratedName)
     throws(GeneratorError)
   {
-    if let existing = paths.first(where: { fileSystem.exists(root + "/" + $0) }) {
+    if fileSystem.exists(root + "/" + path) {
       throw GeneratorError(
-        "the \(kind) \(name.upper) already exists (\(existing)); nothing was changed")
+        "the \(kind) \(name.upper) already exists (\(path)); nothing was changed")
     }
-    let types = Set([name.upper] + suffixes.map { name.upper + $0 })
-    let declaration = try? Regex(
-      "(class|struct|enum|protocol|actor|typealias)\\s+([A-Za-z_][A-Za-z0-9_]*)")
-    for folder in ["Modules", "App"] {
-      for file in fileSystem.swiftFiles(under: root + "/" + folder)
-      where !Self.invisibleToGeneratedCode.contains(where: { file.contains("/Modules/\($0)/") }) {
-        guard let text = try? fileSystem.read(file), let declaration else { continue }
-        // Declarations only: a type named in a comment or a doc example is not a collision.
-        let source = text.split(separator: "\n", omittingEmptySubsequences: false)
-          .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
-          .joined(separator: "\n")
-        for match in source.matches(of: declaration) {
-          guard let typeName = match.output[2].substring.map(String.init), types.contains(typeName)
-          else {
-            continue
-          }
-          let relative = file.hasPrefix(root + "/") ? String(file.dropFirst(root.count + 1)) : file
+    var folder = root
+    var relative: [Substring] = []
+    for component in path.split(separator: "/") {
+      let entries = fileSystem.entries(in: folder)
+      if !entries.contains(String(component)),
+        let other = entries.first(where: { $0.lowercased() == component.lowercased() })
+      {
+        let existing = (relative + [Substring(other)]).joined(separator: "/")
+        throw GeneratorError(
+          "the \(kind) \(name.upper) would add \(path), but \(existing) exists and differs only "
+            + "in case (one file on case-insensitive file systems, such as macOS's); choose "
+            + "another name")
+      }
+      guard entries.contains(String(component)) else { return }
+      folder += "/" + component
+      relative.append(component)
+    }
+  }
+
+  /// The types declared at the top level of `source`: `class`, `struct`, `enum`, `protocol`,
+  /// `actor` and `typealias` declarations starting a line, after attributes and modifiers.
+  static func declaredTypes(in source: String) -> [String] {
+    let declaration =
+      #/^(?:@[\w.]+(?:\([^)\n]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|open|final|indirect|nonisolated)\s+)*(?:class|struct|enum|protocol|actor|typealias)\s+(\w+)/#
+      .anchorsMatchLineEndings()
+    return source.matches(of: declaration).map { String($0.output.1) }
+  }
+
+  /// Refuses new types or modules whose names the code that will see them already uses: the
+  /// types declared by the targets the new files' targets and the app depend on (not by
+  /// modules they cannot import, such as a demo backend only the app links), and every
+  /// module of the package.
+  private func refuseCollisions(
+    of newFiles: [ChangeSet.NewFile], modules: [String], name: GeneratedName
+  ) throws(GeneratorError) {
+    let manifest = PackageManifest(source: try read(Self.manifestPath))
+    let moduleNames = Set(manifest.targets.map(\.name))
+    if let taken = modules.first(where: { moduleNames.contains($0) }) {
+      throw GeneratorError(
+        "\"\(name.upper)\" would add the module \(taken), which the package already has; "
+          + "choose another name")
+    }
+    var newTypes: [String] = []
+    var owners: [String] = manifest.owner(of: Self.compositionRootPath).map { [$0.name] } ?? []
+    for file in newFiles where file.path.hasSuffix(".swift") {
+      newTypes += Self.declaredTypes(in: file.contents)
+      if let owner = manifest.owner(of: file.path) { owners.append(owner.name) }
+    }
+    let visible = manifest.closure(of: owners)
+    let candidates = Set(newTypes + modules)
+    for target in manifest.targets where visible.contains(target.name) {
+      guard let folder = target.path else { continue }
+      for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
+        let relative = String(file.dropFirst(root.count + 1))
+        guard manifest.owner(of: relative)?.name == target.name,
+          let text = try? fileSystem.read(file)
+        else { continue }
+        if let type = Self.declaredTypes(in: text).first(where: { candidates.contains($0) }) {
           throw GeneratorError(
-            "\"\(name.upper)\" would collide with the existing type \(typeName) in \(relative); "
+            "\"\(name.upper)\" would collide with the existing type \(type) in \(relative); "
               + "choose another name")
         }
       }
     }
   }
 
-  /// The services a screen's provider exposes: built-in ones (with their test fakes) and
-  /// generated ones (tested with their real implementation).
-  private func resolveServices(_ rawNames: [String], composition: String) throws(GeneratorError)
-    -> [[String: String]]
+  /// Refuses a screen whose menu title is already in the main menu, ignoring case: two
+  /// entries called "Tasks" cannot be told apart, in the menu or by `menu Tasks` in scripts.
+  private func refuseTakenMenuTitle(_ name: GeneratedName) throws(GeneratorError) {
+    let composition = try read(Self.compositionRootPath)
+    for match in composition.matches(of: #/MainMenuEntry\(\s*title:\s*"([^"]*)"/#)
+    where match.output.1.lowercased() == name.title.lowercased() {
+      throw GeneratorError(
+        "the main menu already has an entry \"\(match.output.1)\" (\(Self.compositionRootPath)); "
+          + "choose a name that tells the screens apart")
+    }
+  }
+
+  /// The services a screen's provider exposes, found in `path` (`let userService: any
+  /// UserService` lines): each as its type, property and title.
+  private func resolveServices(_ rawNames: [String], declaredIn path: String?)
+    throws(GeneratorError) -> [[String: String]]
   {
+    let names = rawNames.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    guard !names.isEmpty else { return [] }
+    guard let path else {
+      throw GeneratorError(
+        "Templates/Screen/templates.map has no `services FILE` line, so --services cannot be "
+          + "looked up")
+    }
+    let text = try read(path)
+    let available = text.matches(
+      of: #/(?m)^\s*(?:public\s+)?(?:let|var)\s+(\w+)\s*:\s*any\s+(\w+)/#
+    )
+    .map { (property: String($0.output.1), type: String($0.output.2)) }
+    .filter { $0.type.hasSuffix("Service") }
     var seen: Set<String> = []
     var services: [[String: String]] = []
-    for raw in rawNames where !raw.trimmingCharacters(in: .whitespaces).isEmpty {
-      // A reference to an existing service: "Task" is fine here (it names TaskService).
-      var base = try GeneratedName(raw, kind: "service", checksReservedTypes: false).upper
-      if base.hasSuffix("Service"), base != "Service" {
-        base = String(base.dropLast("Service".count))
-      }
-      guard seen.insert(base).inserted else { continue }
-      let property = base.prefix(1).lowercased() + base.dropFirst() + "Service"
-      let fake: String
-      if let builtIn = Self.builtInServices[base] {
-        fake = builtIn
-      } else if fileSystem.exists(root + "/Modules/Service/\(base)Service.swift"),
-        composition.contains("let \(property) = ")
-      {
-        fake = "\(base)ServiceImpl()"
-      } else {
-        let known = (Self.builtInServices.keys.sorted()).joined(separator: ", ")
+    for raw in names {
+      // The spelling that created it works here too: `billing`, `billing-service`, `Billing`.
+      let base = try GeneratedName(raw, kind: "service").upper
+      guard
+        let service = available.first(where: {
+          $0.type.lowercased() == (base + "Service").lowercased()
+        })
+      else {
+        let known = available.map { String($0.type.dropLast("Service".count)) }
+          .map { $0.prefix(1).lowercased() + $0.dropFirst() }.joined(separator: ", ")
         throw GeneratorError(
-          "there is no service \"\(base)\": use one of \(known), or generate it first with "
-            + "`trellis-gen service \(base)`")
+          "there is no service \"\(base)\" in \(path): use one of \(known), or generate it first "
+            + "with `trellis-gen service \(raw)`")
       }
+      guard seen.insert(service.type).inserted else { continue }
+      let title =
+        (try? GeneratedName(String(service.type.dropLast("Service".count)), kind: "service"))?
+        .title ?? service.type
       services.append([
-        "serviceType": "\(base)Service", "serviceProperty": property, "serviceFake": fake,
-        "serviceValue": property, "serviceTitle": base,
+        "serviceType": service.type, "serviceProperty": service.property, "serviceTitle": title,
       ])
     }
     return services

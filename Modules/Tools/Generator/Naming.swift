@@ -12,33 +12,47 @@ public struct GeneratedName: Equatable, Sendable {
   /// kebab-case: `user-settings` (URL paths).
   public let kebab: String
 
-  /// Swift's keywords, which no generated name may be (in any case).
-  static let keywords: Set<String> = [
-    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
-    "init", "inout", "internal", "let", "open", "operator", "private", "precedencegroup",
-    "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var",
-    "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
-    "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "any",
-    "false", "is", "nil", "self", "super", "throws", "true", "try", "await", "async", "some",
-    "type", "protocol", "actor", "consume", "copy", "borrowing", "consuming", "sending",
-  ]
+  /// The longest name the generator accepts, in UpperCamelCase characters: every path it
+  /// writes (`Modules/Reactor/<Name>View/<Name>ViewServiceProvider.swift`) and every line of
+  /// its templates stays well inside file-system and `swift format` limits.
+  public static let maximumLength = 40
 
-  /// Standard-library and Foundation types a generated name must not shadow.
+  /// Standard-library and Foundation types a bare name would shadow.
   static let reservedTypes: Set<String> = [
     "Any", "AnyObject", "Array", "Bool", "Character", "Data", "Date", "Dictionary", "Double",
     "Error", "Float", "Int", "Never", "Optional", "Result", "Self", "Sequence", "Set", "String",
     "Task", "Type", "URL", "UUID", "Void", "Protocol", "Actor", "MainActor", "Duration",
   ]
 
-  /// Parses `raw`.
+  /// The words a name may end with that only repeat its kind: `billing-service` is the
+  /// service `Billing` (its types are `BillingService` and `BillingServiceImpl`), and
+  /// `SettingsViewController` is the screen `Settings`.
+  static let kindWords: [String: [[String]]] = [
+    "screen": [["view", "controller"], ["view", "reactor"], ["view"], ["screen"]],
+    "service": [["service", "impl"], ["service"]],
+    "repository": [["repository"], ["repo", "impl"], ["repo"]],
+  ]
+
+  /// Parses `raw`, the name of a `kind` ("screen", "service", "repository" or "project").
   ///
-  /// - Throws: ``GeneratorError`` when the name is empty, is not made of ASCII letters and
-  ///   digits (after removing `-`, `_` and spaces), starts with a digit, or is a keyword.
-  public init(_ raw: String, kind: String, checksReservedTypes: Bool = true) throws(GeneratorError)
-  {
+  /// A screen's, service's or repository's name is always followed by a suffix in the code
+  /// (`NameViewReactor`, `NameService`), so words like `class` or `task` are fine there; a
+  /// project's name is used bare (as a module name), so it may not be a standard type.
+  ///
+  /// - Throws: ``GeneratorError`` when the name is empty (or only its kind's word), is not made
+  ///   of ASCII letters and digits (after removing `-`, `_` and spaces), starts with a digit,
+  ///   is longer than ``maximumLength``, or, for a project, is a standard type.
+  public init(_ raw: String, kind: String) throws(GeneratorError) {
     let trimmed = raw.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { throw GeneratorError("the \(kind) needs a name") }
     let separators: Set<Character> = ["-", "_", " "]
+    guard
+      trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || separators.contains($0)) })
+    else {
+      throw GeneratorError(
+        "\"\(raw)\" is not a Swift identifier: use ASCII letters and digits (and - or _ between "
+          + "words), such as \"UserSettings\" or \"user-settings\"")
+    }
     var words: [String] = []
     for part in trimmed.split(whereSeparator: { separators.contains($0) }) {
       // Split camelCase too, so `userSettings` gives `User Settings` as a title.
@@ -52,25 +66,31 @@ public struct GeneratedName: Equatable, Sendable {
       }
       if !word.isEmpty { words.append(word) }
     }
-    guard
-      trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || separators.contains($0)) })
-    else {
+    for suffix in Self.kindWords[kind] ?? [] where words.count >= suffix.count {
+      if words.suffix(suffix.count).map({ $0.lowercased() }) == suffix {
+        words.removeLast(suffix.count)
+        break
+      }
+    }
+    guard !words.isEmpty else {
       throw GeneratorError(
-        "\"\(raw)\" is not a Swift identifier: use ASCII letters and digits (and - or _ between "
-          + "words), such as \"UserSettings\" or \"user-settings\"")
+        "\"\(raw)\" only names the kind; say what the \(kind) is for, such as \"billing\"")
     }
     let upper = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     guard let first = upper.first, first.isLetter else {
       throw GeneratorError("\"\(raw)\" is not a Swift identifier: it must start with a letter")
     }
-    guard !Self.keywords.contains(trimmed.lowercased()), !Self.keywords.contains(upper.lowercased())
-    else {
-      throw GeneratorError("\"\(raw)\" is a Swift keyword; choose another name")
-    }
-    guard !checksReservedTypes || !Self.reservedTypes.contains(upper) else {
+    guard upper.count <= Self.maximumLength else {
       throw GeneratorError(
-        "\"\(upper)\" is already a Swift or Foundation type; choose a name that says what the "
-          + "\(kind) is for")
+        "\"\(upper)\" is \(upper.count) characters long; the limit is \(Self.maximumLength), so "
+          + "that every generated file name and line stays within bounds")
+    }
+    if kind == "project" {
+      guard !Self.reservedTypes.contains(upper) else {
+        throw GeneratorError(
+          "\"\(upper)\" would shadow the standard type \(upper) in every file that imports the "
+            + "app's module; choose another name")
+      }
     }
     self.upper = upper
     lower = upper.prefix(1).lowercased() + upper.dropFirst()

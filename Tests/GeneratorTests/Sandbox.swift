@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TrellisGenerator
+
+/// A copy of the project's generator inputs (Package.swift, App, Modules, Templates, README,
+/// .ci, the tests' shared services) in a temporary folder, so each test generates into its own
+/// tree. The tests generate names no project has (``unique(_:)``) and plant the fixtures they
+/// need, so they pass in any project a team has grown (or trimmed) with the generator.
+struct Sandbox {
+  let root: String
+
+  init() throws {
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    root =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-gen-\(UUID().uuidString)").path
+    let manager = FileManager.default
+    try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
+    for item in [
+      "Package.swift", "README.md", "App", "Modules", "Templates", ".ci", "Tests/AppTests",
+      "Tests/TestSupport",
+      "Tests/Benchmarks/AppBenchmark", "Tests/Benchmarks/GeneratorBenchmark",
+    ] {
+      let destination = root + "/" + item
+      try manager.createDirectory(
+        atPath: (destination as NSString).deletingLastPathComponent,
+        withIntermediateDirectories: true)
+      try manager.copyItem(atPath: source + "/" + item, toPath: destination)
+    }
+  }
+
+  func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
+
+  /// `base` followed by a random word: a name that exists in no project (`Notes` + `Qzvkwp`).
+  static func unique(_ base: String) -> String {
+    let letters = Array("bcdfghjkmnpqrstvwxz")
+    return base + "-" + String((0..<6).map { _ in letters.randomElement() ?? "q" })
+  }
+
+  /// Writes `text` to `path` in the sandbox (a fixture), creating its folder.
+  func write(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: root + "/" + path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+  }
+
+  /// Whether `path` exists in the sandbox.
+  func exists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: root + "/" + path)
+  }
+
+  /// Every file's contents by relative path.
+  func snapshot() throws -> [String: String] {
+    var files: [String: String] = [:]
+    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return files }
+    for case let path as String in enumerator {
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(
+        atPath: root + "/" + path, isDirectory: &isDirectory)
+      if exists, !isDirectory.boolValue {
+        files[path] = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+      }
+    }
+    return files
+  }
+
+  func read(_ path: String) throws -> String {
+    try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+  }
+
+  /// The project's current name (the package's), so that the tests also pass in a renamed
+  /// copy of Trellis.
+  func projectName() throws -> String {
+    let manifest = try read("Package.swift")
+    let package = try #require(manifest.range(of: "Package("))
+    let start = try #require(manifest[package.upperBound...].range(of: "name: \""))
+    let end = try #require(manifest[start.upperBound...].firstIndex(of: "\""))
+    return String(manifest[start.upperBound..<end])
+  }
+
+  /// Runs the command line; returns the status and what it printed.
+  func run(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
+    run(arguments)
+  }
+
+  /// Runs the command line; returns the status and what it printed.
+  func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+    var output: [String] = []
+    var errors: [String] = []
+    let status = GeneratorCommand.run(
+      arguments, currentDirectory: root, output: { output.append($0) },
+      errors: { errors.append($0) })
+    return (status, output.joined(separator: "\n"), errors.joined(separator: "\n"))
+  }
+}
+
+/// A file system that fails on purpose: its Nth move throws (a failure part-way through
+/// writing), or after N moves every operation throws, as if the process had died there.
+struct FaultyFileSystem: GeneratorFileSystem {
+  let base = LocalFileSystem()
+  var failingMove: Int?
+  var diesAfterMoves: Int?
+  let moves = MoveCounter()
+
+  final class MoveCounter: Sendable {
+    let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+  }
+
+  private func alive() throws {
+    if let diesAfterMoves, moves.value >= diesAfterMoves {
+      throw GeneratorError("the process died (injected)")
+    }
+  }
+
+  func exists(_ path: String) -> Bool { base.exists(path) }
+  func isSymbolicLink(_ path: String) -> Bool { base.isSymbolicLink(path) }
+  func read(_ path: String) throws -> String { try base.read(path) }
+  func write(_ text: String, to path: String) throws {
+    try alive()
+    try base.write(text, to: path)
+  }
+  func permissions(of path: String) throws -> Int { try base.permissions(of: path) }
+  func setPermissions(_ permissions: Int, of path: String) throws {
+    try alive()
+    try base.setPermissions(permissions, of: path)
+  }
+  func createDirectory(_ path: String) throws {
+    try alive()
+    try base.createDirectory(path)
+  }
+  func remove(_ path: String) throws {
+    try alive()
+    try base.remove(path)
+  }
+  func swiftFiles(under path: String) -> [String] { base.swiftFiles(under: path) }
+  func entries(in path: String) -> [String] { base.entries(in: path) }
+  func move(_ source: String, to destination: String) throws {
+    try alive()
+    let count = moves.count.withLock { count in
+      count += 1
+      return count
+    }
+    if count == failingMove { throw GeneratorError("disk full (injected)") }
+    try base.move(source, to: destination)
+  }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+@testable import TrellisGenerator
+
+@Suite("Writing all or nothing")
+struct TransactionTests {
+  /// A name for this run's screen, the same in each sandbox of a test.
+  let screen = Sandbox.unique("notes")
+
+  /// How many moves applying a new screen makes (the journal's and each file's).
+  private func movesOfAScreen() throws -> Int {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let counting = FaultyFileSystem()
+    let generator = Generator(root: sandbox.root, fileSystem: counting)
+    try generator.apply(try generator.planScreen(screen, services: []))
+    return counting.moves.value
+  }
+
+  @Test func aFailureAtAnyMoveLeavesTheTreeUntouched() throws {
+    let total = try movesOfAScreen()
+    // The journal, five new files, four edits (manifest, root, app and test services).
+    #expect(total == 10)
+    let folder = try GeneratedName(screen, kind: "screen").upper + "View"
+    for failingMove in 1...total {
+      let sandbox = try Sandbox()
+      defer { sandbox.cleanUp() }
+      let before = try sandbox.snapshot()
+      let generator = Generator(
+        root: sandbox.root, fileSystem: FaultyFileSystem(failingMove: failingMove))
+      let changes = try generator.planScreen(screen, services: [])
+      #expect(throws: GeneratorError.self) { try generator.apply(changes) }
+      #expect(try sandbox.snapshot() == before, "move \(failingMove)")
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.root)
+      #expect(
+        !leftovers.contains { $0.hasPrefix(".build-trellis-gen") || $0.hasPrefix(".trellis-gen") })
+      #expect(!sandbox.exists("Modules/Reactor/\(folder)"))
+    }
+  }
+
+  @Test func aRunThatDiesAtAnyMoveIsUndoneByTheNextRun() throws {
+    let total = try movesOfAScreen()
+    for diesAfter in 0..<total {
+      let sandbox = try Sandbox()
+      defer { sandbox.cleanUp() }
+      let before = try sandbox.snapshot()
+      let dying = Generator(
+        root: sandbox.root, fileSystem: FaultyFileSystem(diesAfterMoves: diesAfter))
+      #expect(throws: GeneratorError.self) {
+        try dying.apply(try dying.planScreen(screen, services: []))
+      }
+      // The next run of the generator, whatever its command, first undoes the dead one.
+      let result = sandbox.run("screen", screen, "--dry-run")
+      #expect(result.status == 0, "\(result.errors)")
+      // Before the journal was written there is nothing to undo, only staging to remove.
+      #expect(diesAfter == 0 || result.output.contains("undid an interrupted earlier run"))
+      #expect(try sandbox.snapshot() == before, "died after move \(diesAfter)")
+    }
+  }
+
+  @Test func aFileChangedSincePlanningIsNotOverwritten() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let generator = Generator(root: sandbox.root)
+    let changes = try generator.planScreen(screen, services: [])
+    try sandbox.write(
+      try sandbox.read(Generator.compositionRootPath) + "// an edit made meanwhile\n",
+      to: Generator.compositionRootPath)
+    let before = try sandbox.snapshot()
+    #expect {
+      try generator.apply(changes)
+    } throws: { error in
+      "\(error)".contains("changed since the generator read it")
+    }
+    #expect(try sandbox.snapshot() == before)
+  }
+
+  @Test func aSymbolicLinkIsNotEditedThrough() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let path = sandbox.root + "/" + Generator.compositionRootPath
+    let real = sandbox.root + "/CompositionRoot.real.swift"
+    try FileManager.default.moveItem(atPath: path, toPath: real)
+    try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: real)
+    let result = sandbox.run("screen", screen)
+    #expect(result.status == 1)
+    #expect(result.errors.contains("is a symbolic link"), "\(result.errors)")
+    let folder = try GeneratedName(screen, kind: "screen").upper + "View"
+    #expect(!sandbox.exists("Modules/Reactor/\(folder)"))
+  }
+}
+
+@Suite("Renaming the project")
+struct RenameTests {
+  @Test func renamingChangesThePackageTheAppAndItsIdentityButNotTheMarkers() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let oldName = try sandbox.projectName()
+    let result = sandbox.run("rename", "zephyr")
+    #expect(result.status == 0, "\(result.errors)")
+    let manifest = try sandbox.read("Package.swift")
+    #expect(manifest.contains("name: \"Zephyr\""))
+    #expect(manifest.contains(".executable(name: \"Zephyr\", targets: [\"Zephyr\"])"))
+    #expect(!manifest.contains("\"\(oldName)\""))
+    let composition = try sandbox.read("App/CompositionRoot.swift")
+    #expect(composition.contains("Window(appName: \"Zephyr\")"))
+    #expect(composition.contains("appendingPathComponent(\"zephyr\", isDirectory: true)"))
+    #expect(composition.contains("// trellis:menu-entries"))
+    #expect(try sandbox.read("App/Application.swift").contains("\"Zephyr: \\(message)"))
+    // The help text follows the identity.
+    let configuration = try sandbox.read("App/AppConfiguration.swift")
+    #expect(configuration.contains("$XDG_DATA_HOME/zephyr"))
+    #expect(!configuration.contains("$XDG_DATA_HOME/\(oldName.lowercased())"))
+    #expect(try sandbox.read("Tests/AppTests/AppHarness.swift").contains("@testable import Zephyr"))
+    #expect(try sandbox.read("README.md").contains("swift run Zephyr"))
+    #expect(
+      try sandbox.read("Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh").contains(
+        "--product Zephyr"))
+    #expect(sandbox.run("screen", Sandbox.unique("notes")).status == 0)  // the generator still works
+  }
+
+  /// Screens named after the project keep their names: only the identity is renamed.
+  @Test func screensNamedLikeTheProjectKeepTheirNames() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let old = try sandbox.projectName()
+    let suffix = try GeneratedName(Sandbox.unique("settings"), kind: "screen").upper
+    #expect(sandbox.run("screen", old + suffix).status == 0)
+    let bare = sandbox.exists("Modules/Reactor/\(old)View") ? nil : old
+    if let bare { #expect(sandbox.run("screen", bare).status == 0) }
+    #expect(sandbox.run("rename", "Acme").status == 0)
+    let manifest = try sandbox.read("Package.swift")
+    #expect(manifest.contains("  \"\(old)\(suffix)\",\n"))
+    if bare != nil {
+      #expect(
+        manifest.contains("  \"\(old)\",\n  \"\(old)\(suffix)\",\n")
+          || manifest.contains("  \"\(old)\",\n"))
+    }
+    #expect(manifest.contains(".executable(name: \"Acme\", targets: [\"Acme\"])"))
+    let composition = try sandbox.read("App/CompositionRoot.swift")
+    #expect(composition.contains("import \(old)\(suffix)Reactor\n"))
+    #expect(composition.contains("\(old)\(suffix)ViewController("))
+    #expect(!composition.contains("AcmeSettings"))
+    #expect(
+      try sandbox.read("App/AppServices.swift").contains("\(old)\(suffix)ViewServiceProvider"))
+  }
+
+  @Test func renamingToTheCurrentNameIsRefused() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let name = try sandbox.projectName()
+    let before = try sandbox.snapshot()
+    let result = sandbox.run("rename", name.lowercased())
+    #expect(result.status == 1)
+    #expect(result.errors.contains("the project is already named \(name)"), "\(result.errors)")
+    #expect(try sandbox.snapshot() == before)
+  }
+
+  @Test func aRenameCannotTakeTheNameOfAGeneratedScreensModule() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let name = try GeneratedName(Sandbox.unique("notes"), kind: "screen")
+    #expect(sandbox.run("screen", name.kebab).status == 0)
+    let before = try sandbox.snapshot()
+    let result = sandbox.run("rename", name.kebab + "-reactor")
+    #expect(result.status == 1)
+    #expect(
+      result.errors.contains("is the name of a module of the project (\(name.upper)Reactor)"),
+      "\(result.errors)")
+    #expect(try sandbox.snapshot() == before)
+  }
+
+  @Test func renamingKeepsEachFilesPermissions() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let script = sandbox.root + "/.ci/run"
+    #expect(try LocalFileSystem().permissions(of: script) == 0o755)
+    #expect(sandbox.run("rename", "Zephyr").status == 0)
+    #expect(try LocalFileSystem().permissions(of: script) == 0o755)
+  }
+}
