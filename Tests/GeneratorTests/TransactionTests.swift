@@ -117,7 +117,8 @@ struct RenameTests {
     #expect(
       try sandbox.read("Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh").contains(
         "--product Zephyr"))
-    #expect(sandbox.run("screen", Sandbox.unique("notes")).status == 0)  // the generator still works
+    // The generator still works.
+    #expect(sandbox.run("screen", Sandbox.unique("notes")).status == 0)
   }
 
   /// Screens named after the project keep their names: only the identity is renamed.
