@@ -99,15 +99,19 @@ enum CompositionRoot {
     )
 
     // MARK: Screens of the signed-in area
-    func makeTaskComposeViewController() -> ViewController {
-      TaskComposeViewController(reactor: TaskComposeViewReactor(serviceProvider: services))
+    func makeTaskComposeViewController(
+      projectID: Int? = nil, onSaved: @escaping @MainActor (Int) -> Void = { _ in }
+    ) -> ViewController {
+      TaskComposeViewController(
+        reactor: TaskComposeViewReactor(serviceProvider: services, projectID: projectID),
+        onSaved: onSaved)
     }
 
     func makeTaskListViewController() -> ViewController {
       TaskListViewController(
         reactor: TaskListViewReactor(serviceProvider: services),
         viewControllerProvider: TaskListViewControllerProviderImpl(
-          compose: makeTaskComposeViewController))
+          compose: { makeTaskComposeViewController(projectID: $0, onSaved: $1) }))
     }
 
     func makeProfileViewController() -> ViewController {
@@ -121,7 +125,7 @@ enum CompositionRoot {
 
     let mainMenu: [MainMenuEntry] = [
       MainMenuEntry(title: "Tasks", makeViewController: makeTaskListViewController),
-      MainMenuEntry(title: "New task", makeViewController: makeTaskComposeViewController),
+      MainMenuEntry(title: "New task") { makeTaskComposeViewController() },
       MainMenuEntry(title: "Profile", makeViewController: makeProfileViewController),
       // trellis:menu-entries (the generator adds menu entries above this line)
     ]

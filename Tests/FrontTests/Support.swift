@@ -9,6 +9,21 @@ final class PlaceholderViewController: ViewController {
   override func body() -> [Element] { [.text("Placeholder: \(title)")] }
 }
 
+/// The task form's stand-in: what the list opened it with.
+@MainActor
+final class ComposePlaceholder: ViewController {
+  let projectID: Int?
+  let onSaved: @MainActor (Int) -> Void
+
+  init(projectID: Int?, onSaved: @escaping @MainActor (Int) -> Void) {
+    self.projectID = projectID
+    self.onSaved = onSaved
+    super.init(title: "Compose screen")
+  }
+
+  override func body() -> [Element] { [.text("Placeholder: \(title)")] }
+}
+
 /// Providers whose factories make placeholders.
 @MainActor
 struct FakeProviders: SplashViewControllerProvider, LoginViewControllerProvider,
@@ -28,8 +43,10 @@ struct FakeProviders: SplashViewControllerProvider, LoginViewControllerProvider,
   func makeLoginViewController(notice: String?) -> ViewController {
     PlaceholderViewController(title: "Login screen: \(notice ?? "no notice")")
   }
-  func makeTaskComposeViewController() -> ViewController {
-    PlaceholderViewController(title: "Compose screen")
+  func makeTaskComposeViewController(
+    projectID: Int?, onSaved: @escaping @MainActor (Int) -> Void
+  ) -> ViewController {
+    ComposePlaceholder(projectID: projectID, onSaved: onSaved)
   }
   func makeConnectionBannerViewController() -> ViewController {
     PlaceholderViewController(title: "Banner")

@@ -13,7 +13,8 @@ struct TaskComposeViewControllerTests {
       serviceProvider: TestServices(
         taskService: FakeTaskService(), fileService: FakeFileService()))
     let stub = reactor.enableStub()
-    let compose = TaskComposeViewController(reactor: reactor)
+    var savedIn: [Int] = []
+    let compose = TaskComposeViewController(reactor: reactor) { savedIn.append($0) }
     let stack = NavigationController(root: PlaceholderViewController(title: "Tasks screen"))
     let window = windowShowing(stack)
     stack.push(compose)
@@ -44,9 +45,10 @@ struct TaskComposeViewControllerTests {
         .load, .toggleTag(101), .selectMilestone(11), .setAttachmentPath("/tmp/a.png"), .save,
       ])
     stub.emit(.toast("Task created: Ship it"))
-    stub.emit(.saved)
+    stub.emit(.saved(projectID: 1))
     #expect(window.text.contains("✓ Task created: Ship it"))
     #expect(stack.topViewController.title == "Tasks screen")  // closed
+    #expect(savedIn == [1])  // the list learns the task's project
   }
 
   @Test func aViewerSeesWhyTheyCannotSave() {

@@ -33,4 +33,34 @@ struct TaskListViewControllerTests {
     #expect(stub.actions == [.load, .selectProject(1), .selectProject(2), .refresh])
     #expect(stack.topViewController.title == "Compose screen")
   }
+
+  /// "New task" opens the form on the list's project, and a task saved in another project
+  /// brings the list to that project.
+  @Test func newTaskStartsInTheListsProjectAndASavedTaskShowsItsProject() throws {
+    let reactor = TaskListViewReactor(serviceProvider: TestServices())
+    let stub = reactor.enableStub()
+    let stack = NavigationController(
+      root: TaskListViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
+    let window = windowShowing(stack)
+    stub.state.projects = [Choice(id: 1, title: "Mobile App"), Choice(id: 2, title: "Backend")]
+    stub.state.projectID = 2
+    try window.perform(.tap("New task"))
+    let form = try #require(stack.topViewController as? ComposePlaceholder)
+    #expect(form.projectID == 2)
+    form.onSaved(1)
+    #expect(stub.actions.last == .showCreatedTask(projectID: 1))
+  }
+
+  /// Until the first tasks arrive the list says it is loading, not that there are none.
+  @Test func theListSaysLoadingUntilTheTasksArrive() {
+    let reactor = TaskListViewReactor(serviceProvider: TestServices())
+    let stub = reactor.enableStub()
+    let window = windowShowing(
+      TaskListViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
+    stub.state.isLoading = true
+    stub.state.projects = [Choice(id: 1, title: "Mobile App")]
+    stub.state.projectID = 1
+    #expect(window.text.contains("Loading…"))
+    #expect(!window.text.contains("No tasks yet."))
+  }
 }

@@ -44,7 +44,7 @@ struct GeneratorTests {
       "Tests/FrontTests/\(type)ViewControllerTests.swift",
     ] {
       let text = try sandbox.read(test)
-      #expect(text.contains("\(type)ViewReactor(serviceProvider: TestServices())"), "\(test)")
+      #expect(text.contains("serviceProvider: TestServices())"), "\(test)")
       #expect(importsAreSorted(text), "\(test)")
     }
     // The module, above its marker, which stays.
@@ -71,7 +71,8 @@ struct GeneratorTests {
       line(
         "      MainMenuEntry(title: \"\(title)\") {", isAbove: "// trellis:menu-entries",
         in: composition))
-    #expect(composition.contains("reactor: \(type)ViewReactor(serviceProvider: services))"))
+    #expect(
+      composition.contains("  \(type)ViewController(reactor: .init(serviceProvider: services))\n"))
     #expect(
       result.output.contains("created Modules/Reactor/\(type)View/\(type)ViewReactor.swift"))
     #expect(result.output.contains("updated Package.swift"))
@@ -233,7 +234,7 @@ struct GeneratorTests {
   @Test(arguments: [
     (["screen", "my-screen!"], "is not a Swift identifier"),
     (["service", "service"], "only names the kind"),
-    (["screen", String(repeating: "x", count: 41)], "the limit is 40"),
+    (["screen", String(repeating: "x", count: 36)], "the limit is 35"),
     (["screen", "reports", "--services", "weather-zzqx"], "there is no service \"WeatherZzqx\""),
     (["rename", "Core"], "is the name of a module of the project (Core)"),
     (["rename", "Dispatch"], "a module the Swift toolchain ships (Dispatch)"),

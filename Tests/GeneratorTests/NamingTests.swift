@@ -46,7 +46,7 @@ struct NamingTests {
     ("café", "screen", "is not a Swift identifier"),
     ("service", "service", "only names the kind"),
     ("ViewController", "screen", "only names the kind"),
-    (String(repeating: "a", count: 41), "screen", "the limit is 40"),
+    (String(repeating: "a", count: 36), "screen", "the limit is 35"),
     ("String", "project", "would shadow the standard type String"),
     ("task", "project", "would shadow the standard type Task"),
     ("Type", "project", "would shadow the standard type Type"),
@@ -69,7 +69,7 @@ struct NamingTests {
   }
 
   @Test func theLongestNameIsAccepted() throws {
-    let name = try GeneratedName(String(repeating: "a", count: 40), kind: "screen")
+    let name = try GeneratedName(String(repeating: "a", count: 35), kind: "screen")
     #expect(name.upper.count == GeneratedName.maximumLength)
   }
 }

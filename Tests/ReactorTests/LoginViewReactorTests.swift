@@ -31,7 +31,7 @@ struct LoginViewReactorTests {
     #expect(auth.calls == ["login alice alice1234"])
   }
 
-  @Test func aRefusedSignInShowsAnAlert() async throws {
+  @Test func aRefusedSignInShowsAnAlertAndClearsThePassword() async throws {
     let auth = FakeAuthService()
     auth.setLoginResult(.failure(ServiceError(.unauthorized, "Wrong username or password.")))
     let tester = loginTester(auth, notice: "Your session has ended. Sign in again.")
@@ -44,6 +44,7 @@ struct LoginViewReactorTests {
     try await tester.expect { $0.isSigningIn = true }
     try await tester.expectEvents(
       .alert(title: "Sign-in failed", message: "Wrong username or password."))
+    try await tester.expect { $0.password = "" }  // the user name stays
     try await tester.expect { $0.isSigningIn = false }
     try await tester.finish()
   }

@@ -94,6 +94,25 @@ struct TaskComposeViewReactorTests {
     #expect(tester.reactor.currentState.attachments.isEmpty)
   }
 
+  @Test func aFormOpenedFromAProjectsListStartsInThatProject() async throws {
+    let tasks = FakeTaskService()
+    let tester = ReactorTester(
+      TaskComposeViewReactor(serviceProvider: TestServices(taskService: tasks), projectID: 2))
+    tester.send(.load)
+    try await tester.expect {
+      $0.projects = [
+        Choice(id: 1, title: "Mobile App", detail: "MOB"),
+        Choice(id: 2, title: "Backend", detail: "API"),
+      ]
+    }
+    try await tester.expect { $0.projectID = 2 }
+    try await tester.expect { $0.isLoadingContext = true }
+    await tasks.contexts.waitForArrival(2)
+    tester.isExhaustive = false
+    tasks.contexts.answer(2, with: .sample(2))
+    await tester.reactor.waitUntilIdle()
+  }
+
   @Test func savingCreatesTheTaskShowsAToastAndCloses() async throws {
     let tasks = FakeTaskService()
     let tester = makeTester(tasks)
@@ -108,7 +127,7 @@ struct TaskComposeViewReactorTests {
     tester.isExhaustive = true
     tester.send(.save)
     try await tester.expect { $0.isSaving = true }
-    try await tester.expectEvents(.toast("Task created: Ship it"), .saved)
+    try await tester.expectEvents(.toast("Task created: Ship it"), .saved(projectID: 1))
     try await tester.expect { $0.isSaving = false }
     try await tester.finish()
     #expect(tasks.createdDrafts == [TaskDraft(projectID: 1, title: "Ship it", tagIDs: [100])])

@@ -24,10 +24,24 @@ struct TaskListViewReactorTests {
     try await tester.expect { $0.projects = projects }
     try await tester.expect { $0.projectID = 1 }
     try await tester.expect { $0.isLoading = true }
-    try await tester.expect { $0.isLoading = false }  // the project list's load ends
+    // Loading until the tasks arrive: no moment of "No tasks yet." in between.
     try await tester.expect { $0.tasks = [Choice(id: 7, title: "Fix the crash", detail: "#7")] }
     try await tester.expect { $0.isLoading = false }
     try await tester.finish()
+  }
+
+  @Test func aTaskCreatedFromThisListShowsItsProjectLoadedAfresh() async throws {
+    let tasks = FakeTaskService()
+    tasks.setTasks([TaskItem(id: 8, projectID: 2, title: "New endpoint")])
+    let tester = ReactorTester(
+      TaskListViewReactor(serviceProvider: TestServices(taskService: tasks)))
+    tester.send(.showCreatedTask(projectID: 2))
+    try await tester.expect { $0.projectID = 2 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [Choice(id: 8, title: "New endpoint", detail: "#8")] }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+    #expect(tasks.taskLoads == ["2 force"])
   }
 
   @Test func aTaskCreatedElsewhereInTheShownProjectRefreshesTheList() async throws {

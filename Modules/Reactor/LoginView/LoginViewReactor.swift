@@ -82,8 +82,10 @@ public final class LoginViewReactor: ReactorProtocol {
         .just(.setSigningIn(false))
       )
       .catch { error in
+        // The user name stays; the password that failed goes, as sign-in forms do.
         .concat(
           .event(.alert(title: "Sign-in failed", message: ErrorMessage.text(for: error))),
+          .just(.setPassword("")),
           .just(.setSigningIn(false)))
       }
     }

@@ -67,8 +67,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case alert(title: String, message: String)
     /// Show a toast.
     case toast(String)
-    /// The task was created: close the form.
-    case saved
+    /// The task was created in the project `projectID`: close the form.
+    case saved(projectID: Int)
   }
 
   /// What the form shows.
@@ -120,14 +120,17 @@ public final class TaskComposeViewReactor: ReactorProtocol {
   public let initialState = State()
   /// The runtime.
   public let runtime = ReactorRuntime<TaskComposeViewReactor>()
+  /// The project to choose once the projects arrive (the list's, when opened from it).
+  private let preselectedProjectID: Int?
   private let services: any TaskComposeViewServiceProvider
 
   /// The identity of the context fetch: a newer project choice cancels the one in flight.
   enum ContextFetch: Hashable, Sendable { case id }
 
   /// Creates the reactor.
-  public init(serviceProvider: any TaskComposeViewServiceProvider) {
+  public init(serviceProvider: any TaskComposeViewServiceProvider, projectID: Int? = nil) {
     services = serviceProvider
+    preselectedProjectID = projectID
   }
 
   /// Turns each action into its effect.
@@ -135,10 +138,20 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     let taskService = services.taskService
     switch action {
     case .load:
-      return .task { .setProjects(try await taskService.projects(forceRefresh: false)) }
-        .catch { error in
-          .event(.alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
+      let preselected = preselectedProjectID
+      return .run { [weak self] send in
+        let projects = try await taskService.projects(forceRefresh: false)
+        send(.setProjects(projects))
+        // Opened from a project's task list: that project, once the user's projects confirm it.
+        if let preselected, projects.contains(where: { $0.id == preselected }),
+          self?.currentState.projectID == nil
+        {
+          self?.send(.selectProject(preselected))
         }
+      }
+      .catch { error in
+        .event(.alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
+      }
     case .selectProject(let projectID):
       return .concat(
         .just(.setProject(projectID)),
@@ -172,7 +185,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         .run { send in
           let task = try await taskService.createTask(draft)
           send.event(.toast("Task created: \(task.title)"))
-          send.event(.saved)
+          send.event(.saved(projectID: task.projectID))
         },
         .just(.setSaving(false))
       )

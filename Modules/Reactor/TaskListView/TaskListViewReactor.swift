@@ -12,6 +12,9 @@ public final class TaskListViewReactor: ReactorProtocol {
     case selectProject(Int)
     /// Tapped "Refresh".
     case refresh
+    /// A task was created in this project (from this list's "New task"): show the project,
+    /// its tasks loaded afresh.
+    case showCreatedTask(projectID: Int)
     /// The server announced an event (merged from the connection service).
     case serverEvent(ServerEvent)
   }
@@ -76,10 +79,12 @@ public final class TaskListViewReactor: ReactorProtocol {
           let projects = try await taskService.projects(forceRefresh: false)
           send(.setProjects(projects))
           if let first = projects.first, self?.currentState.projectID == nil {
+            // Still loading: the first project's tasks end it (no "No tasks yet." meanwhile).
             self?.send(.selectProject(first.id))
+          } else {
+            send(.setLoading(false))
           }
-        },
-        .just(.setLoading(false))
+        }
       )
       .catch { error in Self.failure(error) }
     case .selectProject(let projectID):
@@ -87,6 +92,8 @@ public final class TaskListViewReactor: ReactorProtocol {
     case .refresh:
       guard let projectID = currentState.projectID else { return .none }
       return loadTasks(projectID, forceRefresh: true)
+    case .showCreatedTask(let projectID):
+      return .concat(.just(.setProject(projectID)), loadTasks(projectID, forceRefresh: true))
     case .serverEvent(.taskCreated(let task)):
       guard task.projectID == currentState.projectID else { return .none }
       return loadTasks(task.projectID, forceRefresh: true)

@@ -7,27 +7,29 @@ public enum GeneratorCommand {
     Usage: trellis-gen <command> NAME [options]
 
     Commands:
-      screen NAME        Add a screen: its four files (ViewController, ViewControllerProvider,
-                         ViewReactor, ViewServiceProvider), a reactor test and a view test,
-                         its module NAMEReactor in Package.swift, its factory in
-                         App/CompositionRoot.swift and an entry in the main menu.
+      screen NAME        Add a screen: its ViewReactor and ViewServiceProvider (the module
+                         NAMEReactor in Package.swift), its ViewController, a reactor test and a
+                         view test, its conformances on AppServices and TestServices, and an
+                         entry in the main menu (App/CompositionRoot.swift).
       service NAME       Add a service (protocol + implementation) with a test, created in the
-                         composition root.
+                         composition root and kept in AppServices for screens to use.
       repository NAME    Add a repository (DataAPI, DataModels model, Repo) with a test, created
                          in the composition root.
       rename NEWNAME     Rename the project: the package, the app's executable and product, and
                          its identity (window title, data folder, help text).
 
     Options:
-      --services A,B     screen: the services its ServiceProvider exposes (Auth, User, Task,
-                         File, Connection, or a generated service).
+      --services A,B     screen: the services its ServiceProvider exposes, among those in
+                         App/AppServices.swift (user, task, or a generated one such as billing).
       --dry-run          Print every new file and the diff of every changed file; write nothing.
       --root PATH        The project (default: the current directory).
       -h, --help         Show this help.
 
     Names may be written profile, user-settings, user_settings or UserSettings: they become
-    UpperCamelCase. Nothing is written unless everything can be; running the same command twice
-    fails the second time and changes nothing.
+    UpperCamelCase, at most 35 characters. A trailing kind word is dropped (billing-service is
+    the service Billing, SettingsViewController the screen Settings). What each command writes
+    is listed in Templates/<Kind>/templates.map. Nothing is written unless everything can be;
+    running the same command twice fails the second time and changes nothing.
     """
 
   /// Runs `arguments` (without the program name); returns the exit status (0 done, 1 refused

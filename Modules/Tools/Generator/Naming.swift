@@ -15,7 +15,7 @@ public struct GeneratedName: Equatable, Sendable {
   /// The longest name the generator accepts, in UpperCamelCase characters: every path it
   /// writes (`Modules/Reactor/<Name>View/<Name>ViewServiceProvider.swift`) and every line of
   /// its templates stays well inside file-system and `swift format` limits.
-  public static let maximumLength = 40
+  public static let maximumLength = 35
 
   /// Standard-library and Foundation types a bare name would shadow.
   static let reservedTypes: Set<String> = [

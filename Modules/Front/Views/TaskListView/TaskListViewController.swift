@@ -46,7 +46,12 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
     return elements
   }
 
+  /// The form, with this list's project chosen; a task saved there shows its project here.
   private func openCompose() {
-    navigationController?.push(provider.makeTaskComposeViewController())
+    let reactor = reactor
+    navigationController?.push(
+      provider.makeTaskComposeViewController(projectID: state.projectID) { [weak reactor] in
+        reactor?.send(.showCreatedTask(projectID: $0))
+      })
   }
 }
