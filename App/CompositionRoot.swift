@@ -42,8 +42,13 @@ enum CompositionRoot {
       transport = URLSessionTransport()
       baseURL = server
     } else {
+      // The embedded backend keeps its sessions beside the app's, so a relaunch stays signed
+      // in (the saved session names tokens this backend issued).
       let embedded =
-        embeddedBackend ?? DemoBackend(configuration: configuration.isInstant ? .instant : .demo)
+        embeddedBackend
+        ?? DemoBackend(
+          configuration: configuration.isInstant ? .instant : .demo,
+          sessionsFile: dataDirectory(configuration).appendingPathComponent("demo-sessions.json"))
       backend = embedded
       transport = StubTransport(responder: embedded.router)
       baseURL = URL(string: "http://embedded.trellis")!

@@ -29,6 +29,7 @@ extension DemoBackend {
           ?? bearer.flatMap { state.accessTokens[$0]?.sessionID }
         if let session { state.endSession(session) }
       }
+      persistSessions()
       return .status(204)
     }
   }
@@ -62,6 +63,7 @@ extension DemoBackend {
         status: 401,
         body: Wire.Failure(code: "invalid_credentials", message: "Wrong username or password."))
     }
+    persistSessions()
     announce(tokens)
     return .json(tokens)
   }
@@ -91,6 +93,7 @@ extension DemoBackend {
         body: Wire.Failure(
           code: "invalid_refresh_token", message: "The session has ended. Sign in again."))
     }
+    persistSessions()
     announce(tokens)
     return .json(tokens)
   }

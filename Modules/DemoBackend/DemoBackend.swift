@@ -22,17 +22,28 @@ public final class DemoBackend: Sendable {
   let eventLog = Mutex(DemoEventLog())
   let now: @Sendable () -> Date
   let tokenObservers = Mutex<[@Sendable (String) -> Void]>([])
+  /// Where the sessions are kept between launches, if anywhere.
+  let sessionsFile: URL?
+  /// Serialises writes of ``sessionsFile``.
+  let persistenceLock = Mutex(())
 
   /// Creates a backend with the seed data.
   ///
-  /// - Parameter now: The clock tokens expire by; replaceable in tests.
+  /// - Parameters:
+  ///   - now: The clock tokens expire by; replaceable in tests.
+  ///   - sessionsFile: Where to keep the sessions (their refresh tokens) between launches, so
+  ///     that an app embedding the backend stays signed in when relaunched; `nil` keeps them in
+  ///     memory only. Created readable by the user alone.
   public init(
     configuration: DemoConfiguration = .instant,
-    now: @escaping @Sendable () -> Date = { Date() }
+    now: @escaping @Sendable () -> Date = { Date() },
+    sessionsFile: URL? = nil
   ) {
     self.configuration = Mutex(configuration)
     self.now = now
+    self.sessionsFile = sessionsFile
     state = Mutex(DemoState(now: now()))
+    if let sessionsFile { restoreSessions(from: sessionsFile) }
     registerAuthRoutes()
     registerUserRoutes()
     registerProjectRoutes()
@@ -100,6 +111,7 @@ public final class DemoBackend: Sendable {
       return account.user.id
     }
     guard let userID else { return false }
+    persistSessions()
     publish(name: "session.revoked", json: ["reason": "revoked"], to: [userID])
     return true
   }

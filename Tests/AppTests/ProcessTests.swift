@@ -37,3 +37,48 @@ struct ProcessTests {
     #expect(bad.1 == .exit && bad.0 == 2)
   }
 }
+
+@Suite("Relaunching the app", .timeLimit(.minutes(1)))
+struct RelaunchTests {
+  /// Runs Trellis in script mode on `script`; returns its status and everything it printed.
+  private func run(_ script: String, dataDirectory: URL) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = trellisExecutable
+    process.arguments = ["--instant", "--quiet", "--data-dir", dataDirectory.path]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    try input.fileHandleForWriting.write(contentsOf: Data(script.utf8))
+    try input.fileHandleForWriting.close()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+  }
+
+  /// With the embedded demo backend, a relaunch stays signed in: the backend keeps the
+  /// sessions it issued (private to the user), so the saved session is one it knows.
+  @Test func aRelaunchStaysSignedInWithTheEmbeddedBackend() throws {
+    try #require(FileManager.default.isExecutableFile(atPath: trellisExecutable.path))
+    let data = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-relaunch-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: data) }
+    let first = try run(
+      "type username alice\ntype password alice1234\ntap Sign in\nexpect Welcome, Alice Kim\n",
+      dataDirectory: data)
+    #expect(first.0 == 0, "\(first.1)")
+    let sessions = data.appendingPathComponent("demo-sessions.json").path
+    let permissions = try FileManager.default.attributesOfItem(atPath: sessions)[.posixPermissions]
+    #expect((permissions as? Int) == 0o600)
+    let second = try run("expect Welcome, Alice Kim\nmenu Sign out\n", dataDirectory: data)
+    #expect(second.0 == 0, "\(second.1)")
+    #expect(!second.1.contains("session has ended"), "\(second.1)")
+    #expect(!second.1.contains("session ended"), "\(second.1)")
+    // Signed out: the next launch asks to sign in, without a "session ended" on the way.
+    let third = try run("expect Sign in to\n", dataDirectory: data)
+    #expect(third.0 == 0, "\(third.1)")
+    #expect(!third.1.contains("ended"), "\(third.1)")
+  }
+}

@@ -53,6 +53,48 @@ struct KitTests {
     #expect(frame.ansi().contains("\u{1B}[0;1mhello"))
   }
 
+  /// A screen with a field above a row of three buttons (the middle one disabled).
+  private final class ButtonRowScreen: ViewController {
+    var tapped: [String] = []
+
+    init() { super.init(title: "Buttons") }
+
+    override func body() -> [Element] {
+      [
+        .field(TextField(id: "name", label: "Name", text: "", onChange: { _ in })),
+        .button(Button("Save") { [weak self] in self?.tapped.append("Save") }),
+        .button(Button("Skip", isEnabled: false) { [weak self] in self?.tapped.append("Skip") }),
+        .button(Button("Cancel") { [weak self] in self?.tapped.append("Cancel") }),
+      ]
+    }
+  }
+
+  @Test func leftAndRightMoveAlongARowOfButtons() {
+    let screen = ButtonRowScreen()
+    let window = Window(size: TerminalSize(columns: 60, rows: 12))
+    window.setRoot(screen)
+    window.handle(.tab)  // from the field to "Save"
+    window.handle(.right)  // over the disabled "Skip" to "Cancel"
+    window.handle(.enter)
+    window.handle(.right)  // the end of the row: stays on "Cancel"
+    window.handle(.enter)
+    window.handle(.left)
+    window.handle(.enter)
+    window.handle(.left)  // the start of the row: stays on "Save"
+    window.handle(.enter)
+    #expect(screen.tapped == ["Cancel", "Cancel", "Save", "Save"])
+  }
+
+  /// A toast belongs to the screens it was raised on: signing out (a new root) drops it.
+  @Test func aToastDoesNotOutliveItsScreens() {
+    let window = Window(size: TerminalSize(columns: 60, rows: 12))
+    window.setRoot(NavigationController(root: ViewController(title: "Home")))
+    window.showToast("Profile saved")
+    #expect(window.text.contains("✓ Profile saved"))
+    window.setRoot(ViewController(title: "Sign in"))
+    #expect(!window.text.contains("Profile saved"))
+  }
+
   @Test func popAndDismissReleaseTheScreen() {
     weak var popped: ViewController?
     weak var dismissed: ViewController?
@@ -73,5 +115,53 @@ struct KitTests {
     window.handle(.escape)
     #expect(popped == nil)
     #expect(!window.back())  // the root stays
+  }
+}
+
+@MainActor
+@Suite("Narrow and tiny windows")
+struct SmallWindowTests {
+  /// A signed-in-like screen: a long title, a status, a menu, a toast and an alert.
+  private func busyWindow(_ size: TerminalSize) -> Window {
+    let window = Window(size: size, appName: "Trellis")
+    let stack = NavigationController(root: ViewController(title: "A rather long screen title"))
+    window.setRoot(stack)
+    window.slideMenu = SlideMenuNavigator(header: "Alice Kim", items: [MenuItem("Tasks") {}])
+    window.showToast("Task created: a long toast message that goes on")
+    window.showAlert(title: "Could not load", message: "The server did not answer in time.")
+    return window
+  }
+
+  /// Every row of every frame fits the window (a longer row would wrap and scroll the
+  /// terminal), and no size traps, down to nothing at all.
+  @Test(arguments: [
+    (0, 0), (1, 1), (3, 2), (8, 4), (12, 5), (19, 6), (20, 6), (30, 10), (39, 12), (40, 12),
+  ])
+  func everyRowFitsAndNothingTraps(columns: Int, rows: Int) {
+    let window = busyWindow(TerminalSize(columns: columns, rows: rows))
+    window.slideMenu?.open()
+    let frame = window.render()
+    let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == max(0, rows) || (rows == 0 && lines.count <= 1))
+    for line in lines { #expect(line.count <= columns, "\(line)") }
+    window.handle(.up)
+    window.handle(.enter)
+    _ = window.render()
+  }
+
+  @Test func aWindowTooSmallSaysSoInsteadOfAGarbledFrame() {
+    let window = busyWindow(TerminalSize(columns: 16, rows: 5))
+    let text = window.text
+    #expect(text.contains("Too small"))
+    #expect(!text.contains("Tab next"))
+  }
+
+  @Test func aNarrowWindowKeepsTheTitleAndHelpOnOneLineEach() {
+    let window = Window(size: TerminalSize(columns: 30, rows: 10), appName: "Trellis")
+    window.setRoot(ViewController(title: "A rather long screen title"))
+    let lines = window.text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.first?.hasPrefix(" Trellis · A rather long") == true)
+    #expect(lines.last?.hasPrefix(" Tab next") == true)
+    for line in lines { #expect(line.count <= 30, "\(line)") }
   }
 }

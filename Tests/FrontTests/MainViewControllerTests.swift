@@ -43,6 +43,15 @@ struct MainViewControllerTests {
     #expect(!window.text.contains("≡ Menu"))
   }
 
+  @Test func theSlideMenusCursorWrapsAround() throws {
+    let (window, _, _) = mainWindow()
+    try window.perform(.menu(nil))
+    window.handle(.up)  // from the first entry to the last
+    #expect(window.text.contains("▸ Sign out"))
+    window.handle(.down)  // and back to the first
+    #expect(window.text.contains("▸ Tasks"))
+  }
+
   @Test func anEndedSessionReplacesEverythingWithLogin() {
     let (window, stub, _) = mainWindow()
     stub.emit(.showLogin(notice: "Your session was ended on the server."))

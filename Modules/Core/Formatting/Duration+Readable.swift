@@ -4,7 +4,11 @@ extension Duration {
   /// never sixteen decimals.
   public var readable: String {
     let (seconds, attoseconds) = components
-    guard seconds >= 0, attoseconds >= 0 else { return "-" + (.zero - self).readable }
+    guard seconds >= 0, attoseconds >= 0 else {
+      // The most negative duration has no positive counterpart to negate into.
+      guard seconds > Int64.min else { return "-∞" }
+      return "-" + (.zero - self).readable
+    }
     let milliseconds = Int64(attoseconds / 1_000_000_000_000_000)
     if seconds == 0 { return "\(milliseconds) ms" }
     if seconds < 60 {

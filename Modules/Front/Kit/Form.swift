@@ -187,6 +187,16 @@ struct Form {
         }
       }
       state.moveFocus(by: step, in: ids)
+    case .left, .right:
+      // Along a row of buttons; Left on the first and Right on the last stay put.
+      guard let row = buttonRows.first(where: { $0.contains(focused) }),
+        let index = row.firstIndex(of: focused)
+      else { return false }
+      let next = index + (key == .left ? -1 : 1)
+      if row.indices.contains(next) {
+        state.focusedID = row[next]
+        state.isFocusAutomatic = false
+      }
     case .enter:
       state.isFocusAutomatic = false
       activate(focused, state: &state)
@@ -203,6 +213,23 @@ struct Form {
       return false
     }
     return true
+  }
+
+  /// The focus ids of each run of consecutive buttons, which are drawn on one row.
+  private var buttonRows: [[String]] {
+    var rows: [[String]] = []
+    var current: [String] = []
+    for element in elements {
+      if case .button(let button) = element {
+        // A disabled button is on the row but takes no focus.
+        if button.isEnabled { current.append("button:\(button.title)") }
+      } else if !current.isEmpty {
+        rows.append(current)
+        current = []
+      }
+    }
+    if !current.isEmpty { rows.append(current) }
+    return rows
   }
 
   private func activate(_ id: String, state: inout FormState) {

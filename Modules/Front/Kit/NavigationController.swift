@@ -127,8 +127,10 @@ public final class SlideMenuNavigator {
 
   func handle(_ key: Key) {
     switch key {
-    case .up: cursor = max(0, cursor - 1)
-    case .down, .tab: cursor = min(items.count - 1, cursor + 1)
+    // The cursor wraps: Up on the first entry goes to the last, Down on the last to the first.
+    case .up where !items.isEmpty: cursor = (cursor - 1 + items.count) % items.count
+    case .down where !items.isEmpty, .tab where !items.isEmpty:
+      cursor = (cursor + 1) % items.count
     case .escape, .menu: close()
     case .enter:
       guard items.indices.contains(cursor) else { return }

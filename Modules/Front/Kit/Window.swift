@@ -7,10 +7,11 @@ public struct TerminalSize: Sendable, Equatable {
   /// Rows.
   public var rows: Int
 
-  /// Creates a size; at least 40 by 12.
+  /// Creates a size (negative counts are taken as zero). The window draws at exactly this
+  /// size, whatever it is: a frame wider than the terminal would wrap and scroll it.
   public init(columns: Int, rows: Int) {
-    self.columns = max(40, columns)
-    self.rows = max(12, rows)
+    self.columns = max(0, columns)
+    self.rows = max(0, rows)
   }
 }
 
@@ -79,6 +80,8 @@ public final class Window {
     presentedViewControllers.removeAll()
     rootViewController?.leaveRecursively()
     slideMenu = nil
+    // A toast belongs to the screens it was raised on (no "Saved" over the login screen).
+    toast = nil
     rootViewController = viewController
     viewController.attach(to: self)
     setNeedsDisplay()
@@ -162,14 +165,27 @@ public final class Window {
     }
   }
 
+  /// The smallest window a frame is drawn in; below it the window says it is too small.
+  public static let minimumSize = TerminalSize(columns: 20, rows: 6)
+
   private func draw() -> FrameBuffer {
-    var frame = FrameBuffer(width: size.columns, height: size.rows)
+    var frame = FrameBuffer(width: max(0, size.columns), height: max(0, size.rows))
+    // Every write below is clipped to the frame, so no row is longer than the terminal (a
+    // longer one would wrap and scroll it); below the minimum there is no room for a screen.
+    guard size.columns >= Self.minimumSize.columns, size.rows >= Self.minimumSize.rows else {
+      frame.write(" Too small", x: 0, y: 0, style: .bold)
+      frame.write(
+        " Need \(Self.minimumSize.columns)×\(Self.minimumSize.rows)", x: 0, y: 1, style: .dim)
+      return frame
+    }
     let top = topViewController
     let title = top.map { "\(appName) · \($0.title)" } ?? appName
     frame.write(" " + title, x: 0, y: 0, style: .bold)
     if let status = statusViewController?.statusText {
+      // At the right end; over the title's end when the window is narrow.
       frame.write(
-        status.text, x: size.columns - status.text.displayWidth - 1, y: 0, style: status.style)
+        status.text, x: max(0, size.columns - status.text.displayWidth - 1), y: 0,
+        style: status.style)
     }
     frame.write(String(repeating: "─", count: size.columns), x: 0, y: 1, style: .dim)
     let contentTop = 2

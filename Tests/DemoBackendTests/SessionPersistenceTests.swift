@@ -1,0 +1,84 @@
+import Foundation
+import LoopbackServer
+import Network
+import Testing
+
+@testable import DemoBackend
+
+@Suite("Demo backend: sessions kept between launches")
+struct SessionPersistenceTests {
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("demo-sessions-\(UUID().uuidString)", isDirectory: true)
+  private var file: URL { folder.appendingPathComponent("sessions.json") }
+
+  private func refresh(_ backend: DemoBackend, _ token: String) async -> ServerResponse {
+    await Client(backend: backend).call(
+      .post, "/auth/refresh", json: #"{"refreshToken":"\#(token)"}"#)
+  }
+
+  @Test func aSessionOutlivesTheBackendAndSigningOutEndsItForTheNextOne() async throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = DemoBackend(sessionsFile: file)
+    let tokens = try await Client(backend: first).login()
+    let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]
+    #expect((permissions as? Int) == 0o600)
+    // A new backend (a relaunch) knows the session: the refresh token works once, rotated.
+    let second = DemoBackend(sessionsFile: file)
+    let refreshed = await refresh(second, tokens.refreshToken)
+    #expect(refreshed.status == 200)
+    let rotated = try decode(Wire.Tokens.self, refreshed)
+    #expect(await refresh(DemoBackend(sessionsFile: file), tokens.refreshToken).status == 401)
+    // Signing out on one launch ends the session for the next.
+    let third = DemoBackend(sessionsFile: file)
+    _ = await Client(backend: third).call(
+      .post, "/auth/logout", json: #"{"refreshToken":"\#(rotated.refreshToken)"}"#)
+    #expect(await refresh(DemoBackend(sessionsFile: file), rotated.refreshToken).status == 401)
+  }
+
+  @Test func aNewSessionAfterARelaunchGetsAnIdOfItsOwn() async throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = DemoBackend(sessionsFile: file)
+    _ = try await Client(backend: first).login()
+    let second = DemoBackend(sessionsFile: file)
+    _ = try await Client(backend: second).login()
+    let saved = try JSONDecoder.sessions.decode(
+      DemoSessionFile.self, from: Data(contentsOf: file))
+    #expect(Set(saved.grants.map(\.sessionID)).count == 2)
+  }
+
+  @Test(arguments: [
+    Data("not json".utf8), Data(), Data(#"{"nextSessionID": 1, "grants": [{"x": 1}]}"#.utf8),
+    Data(repeating: UInt8(ascii: " "), count: DemoSessionFile.maximumSize + 1),
+  ])
+  func aBrokenFileStartsWithNoSessionsAndNoTrap(contents: Data) async throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try contents.write(to: file)
+    let backend = DemoBackend(sessionsFile: file)
+    #expect(backend.tokenCount == 0)
+    _ = try await Client(backend: backend).login()  // and it writes a good file over it
+    #expect(DemoBackend(sessionsFile: file).tokenCount == 1)
+  }
+
+  @Test func expiredSessionsAndUnknownUsersAreNotRestored() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let saved = DemoSessionFile(
+      nextSessionID: 5,
+      grants: [
+        .init(refreshToken: "rt_live", userID: 1, sessionID: 1, expiresAt: Date() + 3600),
+        .init(refreshToken: "rt_old", userID: 1, sessionID: 2, expiresAt: Date() - 1),
+        .init(refreshToken: "rt_ghost", userID: 999, sessionID: 3, expiresAt: Date() + 3600),
+      ])
+    try JSONEncoder.sessions.encode(saved).write(to: file)
+    #expect(DemoBackend(sessionsFile: file).tokenCount == 1)
+  }
+}
+
+extension JSONDecoder {
+  fileprivate static var sessions: JSONDecoder { DemoBackend.sessionCoder.decoder }
+}
+
+extension JSONEncoder {
+  fileprivate static var sessions: JSONEncoder { DemoBackend.sessionCoder.encoder }
+}
