@@ -102,6 +102,12 @@ let package = Package(
       plugins: layerRule
     ),
     .target(
+      name: "FrontTesting",
+      dependencies: ["Front", "Core"],
+      path: "Modules/FrontTesting",
+      plugins: layerRule
+    ),
+    .target(
       name: "LoopbackServer",
       dependencies: ["Network", "Core"],
       path: "Modules/LoopbackServer",
@@ -168,7 +174,9 @@ let package = Package(
       dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"] + screenModules),
     .testTarget(
       name: "FrontTests",
-      dependencies: ["Front", "Reactor", "Service", "Core", "TestSupport"] + screenModules),
+      dependencies: ["Front", "FrontTesting", "Reactor", "Service", "Core", "TestSupport"]
+        + screenModules,
+      exclude: ["__Snapshots__"]),
     .testTarget(name: "GeneratorTests", dependencies: ["TrellisGenerator"]),
     .testTarget(
       name: "AppTests",

@@ -1,5 +1,6 @@
 import Core
 import Front
+import FrontTesting
 import Reactor
 import Service
 import TestSupport
@@ -20,5 +21,18 @@ struct ConnectionBannerViewControllerTests {
     #expect(window.text.split(separator: "\n")[0].hasSuffix("● Online"))
     stub.state.status = .connecting
     #expect(window.text.contains("◌ Connecting…"))
+  }
+
+  @Test func snapshots() throws {
+    let window = windowShowing(PlaceholderViewController(title: "Home"))
+    let banner = ConnectionBannerViewController(
+      reactor: ConnectionBannerViewReactor(serviceProvider: TestServices()))
+    window.statusViewController = banner
+    var state = ConnectionBannerViewReactor.State()
+    for status in [ConnectionBannerViewReactor.Status.online, .connecting, .offline] {
+      state.status = status
+      banner.reactor.enableStub().state = state
+      try assertSnapshot(of: window.rootViewController!, named: "\(status)")
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Front
+import FrontTesting
 import Reactor
 import Service
 import TestSupport
@@ -82,5 +83,18 @@ struct LoginViewControllerTests {
       LoginViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
     stub.emit(.signedIn)
     #expect(window.rootViewController?.title == "Main screen")
+  }
+
+  @Test func snapshots() throws {
+    let screen = LoginViewController(
+      reactor: LoginViewReactor(serviceProvider: TestServices()),
+      viewControllerProvider: FakeProviders())
+    try assertSnapshot(of: screen, state: LoginViewReactor.State(), named: "empty")
+    var state = LoginViewReactor.State()
+    state.username = "alice"
+    state.password = "secret"
+    state.isSigningIn = true
+    state.notice = "Your session has ended. Sign in again."
+    try assertSnapshot(of: screen, state: state, named: "signing-in")
   }
 }

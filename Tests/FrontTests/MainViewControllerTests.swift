@@ -1,5 +1,6 @@
 import Core
 import Front
+import FrontTesting
 import Reactor
 import Service
 import TestSupport
@@ -58,5 +59,15 @@ struct MainViewControllerTests {
     #expect(
       window.rootViewController?.title == "Login screen: Your session was ended on the server.")
     #expect(window.slideMenu == nil)
+  }
+
+  @Test func snapshots() throws {
+    let screen = MainViewController(
+      reactor: MainViewReactor(serviceProvider: TestServices()),
+      viewControllerProvider: FakeProviders())
+    var state = MainViewReactor.State()
+    state.userName = "Alice Kim"
+    try assertSnapshot(of: NavigationController(root: screen), named: "home-loading")
+    try assertSnapshot(of: screen, state: state, named: "home")
   }
 }

@@ -1,5 +1,6 @@
 import Core
 import Front
+import FrontTesting
 import Reactor
 import Service
 import TestSupport
@@ -27,5 +28,18 @@ struct ProfileViewControllerTests {
     #expect(stub.actions == [.load, .setBio("Hello"), .save])
     stub.emit(.toast("Profile saved"))
     #expect(window.text.contains("✓ Profile saved"))
+  }
+
+  @Test func snapshots() throws {
+    let screen = ProfileViewController(reactor: ProfileViewReactor(serviceProvider: TestServices()))
+    var state = ProfileViewReactor.State()
+    try assertSnapshot(of: screen, state: state, named: "loading")
+    state.user = ProfileViewReactor.SavedProfile(
+      username: "alice", email: "alice@example.com", displayName: "Alice Kim", title: "Engineer",
+      bio: "Builds things.")
+    state.displayName = "Alice Kim"
+    state.title = "Staff engineer"
+    state.bio = "Builds things."
+    try assertSnapshot(of: screen, state: state, named: "edited")
   }
 }

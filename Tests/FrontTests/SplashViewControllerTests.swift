@@ -1,4 +1,5 @@
 import Front
+import FrontTesting
 import Reactor
 import Service
 import TestSupport
@@ -18,5 +19,12 @@ struct SplashViewControllerTests {
     #expect(window.text.contains("Welcome back, Alice Kim."))
     stub.emit(.showMain)
     #expect(window.rootViewController?.title == "Main screen")
+  }
+
+  @Test func snapshots() throws {
+    let screen = SplashViewController(
+      reactor: SplashViewReactor(serviceProvider: TestServices()),
+      viewControllerProvider: FakeProviders())
+    try assertSnapshot(of: screen, state: SplashViewReactor.State(), named: "restoring")
   }
 }

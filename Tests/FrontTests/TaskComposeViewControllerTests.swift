@@ -1,5 +1,6 @@
 import Core
 import Front
+import FrontTesting
 import Reactor
 import Service
 import TestSupport
@@ -61,5 +62,24 @@ struct TaskComposeViewControllerTests {
     stub.state.hasContext = true
     stub.state.mayCreate = false
     #expect(window.text.contains("You can view this project but not create tasks in it."))
+  }
+
+  @Test func snapshots() throws {
+    let screen = TaskComposeViewController(
+      reactor: TaskComposeViewReactor(serviceProvider: TestServices()))
+    var state = TaskComposeViewReactor.State()
+    try assertSnapshot(of: screen, state: state, named: "loading-projects")
+    state.projects = [Choice(id: 1, title: "Mobile App", detail: "MOB")]
+    state.projectID = 1
+    state.hasContext = true
+    state.mayCreate = true
+    state.milestones = [Choice(id: 11, title: "v1.0 Beta")]
+    state.tags = [Choice(id: 100, title: "bug"), Choice(id: 101, title: "feature")]
+    state.members = [Choice(id: 1, title: "Alice Kim", detail: "admin")]
+    state.title = "Ship it"
+    state.tagIDs = [100]
+    state.attachments = [Choice(id: 5, title: "shot.png", detail: "120 bytes")]
+    try assertSnapshot(
+      of: screen, state: state, named: "filled", size: TerminalSize(columns: 80, rows: 40))
   }
 }

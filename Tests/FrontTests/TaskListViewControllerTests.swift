@@ -1,5 +1,6 @@
 import Core
 import Front
+import FrontTesting
 import Reactor
 import Service
 import TestSupport
@@ -62,5 +63,26 @@ struct TaskListViewControllerTests {
     stub.state.projectID = 1
     #expect(window.text.contains("Loading…"))
     #expect(!window.text.contains("No tasks yet."))
+  }
+
+  @Test func snapshots() throws {
+    let screen = TaskListViewController(
+      reactor: TaskListViewReactor(serviceProvider: TestServices()),
+      viewControllerProvider: FakeProviders())
+    var state = TaskListViewReactor.State()
+    state.isLoading = true
+    try assertSnapshot(of: screen, state: state, named: "loading")
+    state.projects = [
+      Choice(id: 1, title: "Mobile App", detail: "MOB"),
+      Choice(id: 2, title: "Backend", detail: "API"),
+    ]
+    state.projectID = 2
+    state.isLoading = false
+    try assertSnapshot(of: screen, state: state, named: "empty-project")
+    state.tasks = [
+      Choice(id: 3, title: "Rate-limit the login endpoint", detail: "#3 · 1 attachment"),
+      Choice(id: 2, title: "Document the API", detail: "#2"),
+    ]
+    try assertSnapshot(of: screen, state: state, named: "tasks")
   }
 }
