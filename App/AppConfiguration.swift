@@ -24,6 +24,9 @@ struct AppConfiguration: Equatable {
   /// Whether `--server` may be plain `http` on another machine, where the password and
   /// tokens cross the network unencrypted.
   var allowsInsecureHTTP = false
+  /// The reactor types whose actions, mutations and state changes are logged (`--trace`,
+  /// `TRELLIS_TRACE`; see `ReactorTrace`).
+  var tracedReactors: [String] = []
 
   static let usage = """
     Usage: Trellis [options]
@@ -46,10 +49,13 @@ struct AppConfiguration: Equatable {
       --data-dir PATH      Keep the saved session in PATH (default: $XDG_DATA_HOME/trellis).
       --instant            Embedded backend without its demo latency.
       --quiet              Script mode: print only failures, not each screen.
+      --trace REACTOR      Log each action, mutation and state change of the reactor type
+                           REACTOR (for example LoginViewReactor; * for all; repeatable),
+                           secrets redacted. Logs at info level.
       -h, --help           Show this help.
 
     Environment: TRELLIS_SERVER and TRELLIS_LOG_LEVEL set the defaults of --server and
-    --log-level.
+    --log-level; TRELLIS_TRACE=A,B traces reactors as --trace does.
 
     Script commands, one per line (# starts a comment):
       tap <button>                 type <field> <text>        select <list> <number|title>
@@ -102,6 +108,18 @@ struct AppConfiguration: Equatable {
       case "--data-dir": dataDirectory = try value(for: argument)
       case "--instant": isInstant = true
       case "--quiet": isQuiet = true
+      case "--trace":
+        let names = try value(for: argument).split(separator: ",").map(String.init)
+        guard
+          !names.isEmpty,
+          names.allSatisfy({ name in
+            name == "*"
+              || name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+          })
+        else {
+          throw .invalid("--trace needs reactor type names such as LoginViewReactor, or *")
+        }
+        tracedReactors += names
       default: throw .invalid("unknown option \"\(argument)\"")
       }
     }
@@ -109,14 +127,20 @@ struct AppConfiguration: Equatable {
       server = try Self.serverURL(serverText, allowingInsecureHTTP: allowsInsecureHTTP)
     }
     readsScriptFromStandardInput = scriptPath == nil && !standardInputIsTerminal
+    isTracing =
+      !tracedReactors.isEmpty || !(environment[ReactorTrace.environmentVariable] ?? "").isEmpty
   }
+
+  /// Whether any reactor is traced (by option or environment).
+  private(set) var isTracing = false
 
   /// Whether the app runs a script rather than the interactive UI.
   var isScripted: Bool { scriptPath != nil || readsScriptFromStandardInput }
 
   /// The lowest log level written: as set, else `warning` for scripts (their output is the
-  /// screens) and `info` for the interactive app (which logs to a file).
-  var logLevel: LogLevel { explicitLogLevel ?? (isScripted ? .warning : .info) }
+  /// screens) unless a reactor is traced, and `info` for the interactive app (which logs to a
+  /// file).
+  var logLevel: LogLevel { explicitLogLevel ?? (isScripted && !isTracing ? .warning : .info) }
 
   private static var levelNames: String {
     LogLevel.allCases.map(\.description).joined(separator: ", ")

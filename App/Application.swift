@@ -45,6 +45,7 @@ enum Application {
     }
 
     bootstrapLogging(configuration)
+    ReactorTrace.enable(configuration.tracedReactors)
     let dependencies = CompositionRoot.resolve(configuration)
 
     guard let scriptLines else {

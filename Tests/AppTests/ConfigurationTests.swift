@@ -39,4 +39,21 @@ struct ConfigurationTests {
     let allowed = try parse(["--allow-insecure-http", "--server", "http://10.0.0.5:8080"])
     #expect(allowed.server?.host == "10.0.0.5")
   }
+
+  @Test func traceNamesReactorsAndLowersAScriptsLogLevelToInfo() throws {
+    let traced = try AppConfiguration(
+      arguments: ["--trace", "LoginViewReactor,TaskListViewReactor", "--trace", "*"],
+      environment: [:], standardInputIsTerminal: false)
+    #expect(traced.tracedReactors == ["LoginViewReactor", "TaskListViewReactor", "*"])
+    #expect(traced.logLevel == .info)
+    let fromEnvironment = try AppConfiguration(
+      arguments: [], environment: ["TRELLIS_TRACE": "LoginViewReactor"],
+      standardInputIsTerminal: false)
+    #expect(fromEnvironment.logLevel == .info)
+    let plain = try AppConfiguration(
+      arguments: [], environment: [:], standardInputIsTerminal: false)
+    #expect(plain.logLevel == .warning)
+    #expect(throws: AppConfiguration.ParseError.self) { try parse(["--trace", "Login View"]) }
+    #expect(throws: AppConfiguration.ParseError.self) { try parse(["--trace"]) }
+  }
 }

@@ -28,6 +28,10 @@ struct SecretsInLogsTests {
     LogSystem.bootstrap(sink: sink, minimumLevel: .trace)
     defer { LogSystem.bootstrap(sink: previous.0, minimumLevel: previous.1) }
 
+    // The reactors that see the password and the upload, traced too.
+    let traced = ["LoginViewReactor", "TaskComposeViewReactor", "ProfileViewReactor"]
+    ReactorTrace.enable(traced)
+    defer { ReactorTrace.disable(traced) }
     let app = try AppHarness(mode, arguments: ["--log-level", "trace"])
     defer { app.cleanUp() }
     let issued = IssuedTokens()
@@ -57,6 +61,7 @@ struct SecretsInLogsTests {
     let lines = sink.records.map(\.description)
     #expect(lines.contains { $0.contains("[HTTP]") && $0.contains("/auth/refresh") })
     #expect(lines.contains { $0.contains("curl -X POST") && $0.contains("/auth/login") })
+    #expect(lines.contains { $0.contains("[LoginViewReactor] action setPassword(<redacted>)") })
     for secret in ["alice1234"] + tokens {
       let leaks = lines.filter { $0.contains(secret) }
       #expect(leaks.isEmpty, "\(leaks.count) line(s) show a secret: \(leaks.prefix(3))")

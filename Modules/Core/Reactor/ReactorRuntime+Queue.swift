@@ -111,8 +111,12 @@ extension ReactorRuntime {
   func show(_ newState: R.State) {
     state = newState
     notifyStateObservers(newState)
-    // Those observing through `Observation` (made on first read; none usually).
-    if let observed = extras?.observedState { observed.update(newState) }
+    // Those observing through `Observation` (made on first read; none usually), and the
+    // trace (none unless asked for).
+    if let extras {
+      if let observed = extras.observedState { observed.update(newState) }
+      if let tracer = extras.tracer { tracer.state(newState) }
+    }
   }
 
   /// A state from a stream merged in `transform(state:)`: shown as a unit of its own, like an

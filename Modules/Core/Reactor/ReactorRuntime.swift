@@ -104,6 +104,8 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
     /// The state as the `Observation` module sees it, once something has read it.
     @exclusivity(unchecked) @usableFromInline var observedState: ObservedState<R>?
+    /// The trace, when the reactor's type is traced (``ReactorTrace``).
+    @exclusivity(unchecked) @usableFromInline var tracer: ReactorTracer<R>?
 
     @usableFromInline init() {}
   }
@@ -169,6 +171,7 @@ public final class ReactorRuntime<R: ReactorProtocol> {
       extras.mutationTransform = mutations.transform
       extras.stateTransform = states.transform
     }
+    if ReactorTrace.isEnabled(for: R.self) { installTracer(reactor) }
     foldsReducedState = states.transform != nil || !states.sources.isEmpty
     if foldsReducedState { ensuredExtras.reducedState = initial }
     // In stub mode the stub's state stands; otherwise observers start from the initial state
@@ -177,13 +180,33 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     state = states.transform.map { $0(initial) ?? initial } ?? initial
 
     startSources(actions.sources, reactor: reactor) { runtime, reactor, action in
+      runtime.extras?.tracer?.action(action)
       runtime.send(action, reactor: reactor, transformed: true)
     }
     startSources(mutations.sources, reactor: reactor) { runtime, reactor, mutation in
+      runtime.extras?.tracer?.mutation(mutation)
       runtime.deliver(mutation, reactor: reactor, transformed: true)
     }
     startSources(states.sources, reactor: reactor) { runtime, reactor, state in
       runtime.deliverMerged(state, reactor: reactor)
+    }
+  }
+
+  /// Traces actions and mutations through the transform hooks (before the reactor's own) and
+  /// states where they are shown: a reactor that is not traced runs none of this.
+  private func installTracer(_ reactor: R) {
+    let tracer = ReactorTracer<R>(logger: reactor.logger, initialState: reactor.initialState)
+    let extras = ensuredExtras
+    extras.tracer = tracer
+    let actionTransform = extras.actionTransform
+    extras.actionTransform = { action in
+      tracer.action(action)
+      return actionTransform.map { $0(action) } ?? action
+    }
+    let mutationTransform = extras.mutationTransform
+    extras.mutationTransform = { mutation in
+      tracer.mutation(mutation)
+      return mutationTransform.map { $0(mutation) } ?? mutation
     }
   }
 
