@@ -21,6 +21,7 @@ extension AppServices: LoginViewServiceProvider {}
 extension AppServices: MainViewServiceProvider {}
 extension AppServices: TaskListViewServiceProvider {}
 extension AppServices: TaskComposeViewServiceProvider {}
+extension AppServices: TaskDetailViewServiceProvider {}
 extension AppServices: ProfileViewServiceProvider {}
 extension AppServices: ConnectionBannerViewServiceProvider {}
 // trellis:screen-services (the generator adds screens' conformances above this line)

@@ -116,7 +116,13 @@ enum CompositionRoot {
       TaskListViewController(
         reactor: TaskListViewReactor(serviceProvider: services),
         viewControllerProvider: TaskListViewControllerProviderImpl(
-          compose: { makeTaskComposeViewController(projectID: $0, onSaved: $1) }))
+          compose: { makeTaskComposeViewController(projectID: $0, onSaved: $1) },
+          detail: makeTaskDetailViewController))
+    }
+
+    func makeTaskDetailViewController(taskID: Int) -> ViewController {
+      TaskDetailViewController(
+        reactor: TaskDetailViewReactor(serviceProvider: services, taskID: taskID))
     }
 
     func makeProfileViewController() -> ViewController {

@@ -12,6 +12,8 @@ public protocol TaskService: Sendable {
   func tasks(projectID: Int, forceRefresh: Bool) async throws(ServiceError) -> [TaskItem]
   /// Creates a task.
   func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem
+  /// The task `id`, in whichever of the user's projects it is (`notFound` if in none).
+  func task(id: Int) async throws(ServiceError) -> TaskItem
 }
 
 /// The ``TaskService`` over a ``ProjectRepo`` and a ``TaskRepo``.
@@ -84,6 +86,17 @@ public final class TaskServiceImpl: TaskService {
     } catch {
       throw ServiceError(error)
     }
+  }
+
+  /// See ``TaskService/task(id:)``. The demo API has no `GET /tasks/:id`, so this looks in
+  /// each project's (cached) task list; an API with that route would call it instead.
+  public func task(id: Int) async throws(ServiceError) -> TaskItem {
+    for project in try await projects(forceRefresh: false) {
+      if let task = try await tasks(projectID: project.id).first(where: { $0.id == id }) {
+        return task
+      }
+    }
+    throw ServiceError(.notFound, "There is no task \(id) in your projects.")
   }
 
   /// See ``TaskService/createTask(_:)``. A blank title is refused before any request.

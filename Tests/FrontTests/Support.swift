@@ -48,6 +48,9 @@ struct FakeProviders: SplashViewControllerProvider, LoginViewControllerProvider,
   ) -> ViewController {
     ComposePlaceholder(projectID: projectID, onSaved: onSaved)
   }
+  func makeTaskDetailViewController(taskID: Int) -> ViewController {
+    PlaceholderViewController(title: "Task \(taskID) screen")
+  }
   func makeConnectionBannerViewController() -> ViewController {
     PlaceholderViewController(title: "Banner")
   }

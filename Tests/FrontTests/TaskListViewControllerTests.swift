@@ -52,6 +52,19 @@ struct TaskListViewControllerTests {
     #expect(stub.actions.last == .showCreatedTask(projectID: 1))
   }
 
+  @Test func choosingATaskOpensItInFull() throws {
+    let reactor = TaskListViewReactor(serviceProvider: TestServices())
+    let stub = reactor.enableStub()
+    let stack = NavigationController(
+      root: TaskListViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
+    let window = windowShowing(stack)
+    stub.state.projects = [Choice(id: 1, title: "Mobile App")]
+    stub.state.projectID = 1
+    stub.state.tasks = [Choice(id: 7, title: "Fix the crash", detail: "#7")]
+    try window.perform(.select(list: "tasks", item: "Fix the crash"))
+    #expect(stack.topViewController.title == "Task 7 screen")
+  }
+
   /// Until the first tasks arrive the list says it is loading, not that there are none.
   @Test func theListSaysLoadingUntilTheTasksArrive() {
     let reactor = TaskListViewReactor(serviceProvider: TestServices())

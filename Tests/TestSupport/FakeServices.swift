@@ -195,6 +195,14 @@ public final class FakeTaskService: TaskService {
     return state.withLock { $0.tasks.filter { $0.projectID == projectID } }
   }
 
+  /// The stored task `id`, or `notFound`.
+  public func task(id: Int) async throws(ServiceError) -> TaskItem {
+    guard let task = state.withLock({ $0.tasks.first { $0.id == id } }) else {
+      throw ServiceError(.notFound, "There is no task \(id) in your projects.")
+    }
+    return task
+  }
+
   /// Records the draft and returns a task made from it.
   public func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem {
     try state.withLock { state throws(ServiceError) in

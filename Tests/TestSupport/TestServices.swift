@@ -42,6 +42,7 @@ extension TestServices: LoginViewServiceProvider {}
 extension TestServices: MainViewServiceProvider {}
 extension TestServices: TaskListViewServiceProvider {}
 extension TestServices: TaskComposeViewServiceProvider {}
+extension TestServices: TaskDetailViewServiceProvider {}
 extension TestServices: ProfileViewServiceProvider {}
 extension TestServices: ConnectionBannerViewServiceProvider {}
 // trellis:test-screen-services (the generator adds screens' conformances above this line)

@@ -23,6 +23,7 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
   public override func body() -> [Element] {
     let reactor = reactor
     let projects = state.projects
+    let tasks = state.tasks
     var elements: [Element] = [
       .list(
         ListBox(
@@ -36,14 +37,20 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
       .list(
         ListBox(
           id: "tasks", title: "Tasks",
-          items: state.tasks.map { ListItem($0.title, detail: $0.detail) },
-          emptyText: state.isLoading ? "Loading…" : "No tasks yet.", onSelect: { _ in })),
+          items: tasks.map { ListItem($0.title, detail: $0.detail) },
+          emptyText: state.isLoading ? "Loading…" : "No tasks yet.",
+          onSelect: { [weak self] in self?.openTask(tasks[$0].id) })),
       .spacer,
       .button(Button("New task") { [weak self] in self?.openCompose() }),
       .button(Button("Refresh", isEnabled: state.projectID != nil) { reactor.send(.refresh) }),
     ]
     if state.isLoading { elements.append(.spinner("Loading tasks…")) }
     return elements
+  }
+
+  /// The task in full.
+  private func openTask(_ taskID: Int) {
+    navigationController?.push(provider.makeTaskDetailViewController(taskID: taskID))
   }
 
   /// The form, with this list's project chosen; a task saved there shows its project here.

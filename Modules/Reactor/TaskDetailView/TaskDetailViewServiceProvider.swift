@@ -1,0 +1,7 @@
+import Service
+
+/// The services the task detail screen uses.
+public protocol TaskDetailViewServiceProvider: Sendable {
+  /// Tasks, projects and their milestones, tags and members.
+  var taskService: any TaskService { get }
+}
