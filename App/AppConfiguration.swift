@@ -27,6 +27,8 @@ struct AppConfiguration: Equatable {
   /// The reactor types whose actions, mutations and state changes are logged (`--trace`,
   /// `TRELLIS_TRACE`; see `ReactorTrace`).
   var tracedReactors: [String] = []
+  /// A link to open once the app starts (`--open`), after sign-in if needed.
+  var linkToOpen: String?
 
   static let usage = """
     Usage: Trellis [options]
@@ -49,6 +51,9 @@ struct AppConfiguration: Equatable {
       --data-dir PATH      Keep the saved session in PATH (default: $XDG_DATA_HOME/trellis).
       --instant            Embedded backend without its demo latency.
       --quiet              Script mode: print only failures, not each screen.
+      --open LINK          Open LINK once started (after sign-in if needed): trellis://tasks,
+                           trellis://tasks/ID, trellis://compose?project=ID,
+                           trellis://profile or trellis://home.
       --trace REACTOR      Log each action, mutation and state change of the reactor type
                            REACTOR (for example LoginViewReactor; * for all; repeatable),
                            secrets redacted. Logs at info level.
@@ -62,7 +67,7 @@ struct AppConfiguration: Equatable {
       toggle <checklist> <item>    back                       menu [item]
       wait <text>                  expect <text>              expect-not <text>
       dump                         print <text>               sleep <seconds>
-      quit
+      open <link>                  quit
     Keys: Tab/arrows move, Enter chooses, Esc goes back, Ctrl-O opens the menu, Ctrl-C quits.
     """
 
@@ -108,6 +113,7 @@ struct AppConfiguration: Equatable {
       case "--data-dir": dataDirectory = try value(for: argument)
       case "--instant": isInstant = true
       case "--quiet": isQuiet = true
+      case "--open": linkToOpen = try value(for: argument)
       case "--trace":
         let names = try value(for: argument).split(separator: ",").map(String.init)
         guard

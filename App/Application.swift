@@ -47,6 +47,9 @@ enum Application {
     bootstrapLogging(configuration)
     ReactorTrace.enable(configuration.tracedReactors)
     let dependencies = CompositionRoot.resolve(configuration)
+    if let link = configuration.linkToOpen, let router = dependencies.window.deepLinks {
+      dependencies.window.openLink(link, with: router)
+    }
 
     guard let scriptLines else {
       if let crash = environment["TRELLIS_TEST_CRASH"] { CrashTest.schedule(crash) }

@@ -141,6 +141,20 @@ enum CompositionRoot {
       // trellis:menu-entries (the generator adds menu entries above this line)
     ]
 
+    // MARK: Links: trellis://<route> opens these screens above home (after sign-in if needed)
+    let links = DeepLinkRouter(scheme: linkScheme)
+    links.register("home") { _ in [] }
+    links.register("tasks") { _ in [makeTaskListViewController()] }
+    links.register("tasks/:id") { link throws(DeepLinkError) in
+      [makeTaskListViewController(), makeTaskDetailViewController(taskID: try link.int("id"))]
+    }
+    links.register("compose") { link throws(DeepLinkError) in
+      [makeTaskComposeViewController(projectID: try link.optionalInt("project"))]
+    }
+    links.register("profile") { _ in [makeProfileViewController()] }
+    // trellis:routes (the generator adds routes above this line)
+    window.deepLinks = links
+
     // MARK: Main, Login and Splash
     func makeMainViewController() -> ViewController {
       let viewControllerProvider = MainViewControllerProviderImpl(
@@ -149,11 +163,17 @@ enum CompositionRoot {
       let mainViewController = MainViewController(
         reactor: MainViewReactor(serviceProvider: services),
         viewControllerProvider: viewControllerProvider)
-      return NavigationController(root: mainViewController)
+      let stack = NavigationController(root: mainViewController)
+      links.attach { [weak stack] screens in
+        stack?.popToRoot()
+        for screen in screens { stack?.push(screen) }
+      }
+      return stack
     }
 
     func makeLoginViewController(notice: String?) -> ViewController {
-      LoginViewController(
+      links.detach()
+      return LoginViewController(
         reactor: LoginViewReactor(serviceProvider: services, notice: notice),
         viewControllerProvider: LoginViewControllerProviderImpl(main: makeMainViewController))
     }
@@ -166,6 +186,9 @@ enum CompositionRoot {
 
     return AppDependencies(window: window, backend: backend, authService: authService)
   }
+
+  /// The scheme of the app's links: `trellis://tasks/2`.
+  static let linkScheme = "trellis"
 
   /// `--data-dir`, else the XDG data directory's `trellis` folder.
   static func dataDirectory(_ configuration: AppConfiguration) -> URL {

@@ -179,3 +179,31 @@ struct EndToEndTests {
     #expect(outcome == .completed(commands: 1))
   }
 }
+
+@MainActor
+@Suite("Links into the app, through script mode", .timeLimit(.minutes(1)))
+struct DeepLinkEndToEndTests {
+  @Test func aLinkOpenedBeforeSignInOpensAfterItAndABadOneExplainsItself() async throws {
+    let app = try AppHarness(.embedded)
+    defer { app.cleanUp() }
+    let outcome = await app.run(
+      """
+      expect Sign in to
+      open trellis://tasks/2
+      type username alice
+      type password alice1234
+      tap Sign in
+      expect Project: Mobile App
+      expect Trellis · Task #2
+      back
+      expect Crash when rotating the compose screen
+      open trellis://compose?project=2
+      expect ● 2. Backend
+      open trellis://tasks/lots
+      expect Cannot open the link
+      expect id must be a positive number
+      tap OK
+      """)
+    #expect(outcome == .completed(commands: 15), "\(app.transcript.joined(separator: "\n"))")
+  }
+}

@@ -24,6 +24,8 @@ public enum Key: Sendable, Equatable {
   case menu
   /// Ctrl-C or Ctrl-Q: quit.
   case quit
+  /// `open <link>`: opens a link (`trellis://tasks/2`) as the system would.
+  case open(String)
   /// Ctrl-Z: suspend to the shell (`fg` resumes).
   case suspend
 }
@@ -119,6 +121,8 @@ public enum ScriptCommand: Sendable, Equatable {
   case sleep(Double)
   /// `quit`.
   case quit
+  /// `open <link>`: opens a link (`trellis://tasks/2`) as the system would.
+  case open(String)
 
   /// The longest `sleep` a script may ask for: an hour.
   public static let longestSleep: Double = 3600
@@ -171,6 +175,9 @@ public enum ScriptCommand: Sendable, Equatable {
       }
       return .sleep(seconds)
     case "quit", "exit": return .quit
+    case "open":
+      guard !rest.isEmpty else { throw .syntax("usage: open <link>, such as trellis://tasks/2") }
+      return .open(rest)
     default:
       throw .syntax(
         "unknown command \"\(verb)\"; commands: tap, type, select, toggle, back, menu, wait, "

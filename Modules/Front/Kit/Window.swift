@@ -48,6 +48,8 @@ public final class Window {
   }
   /// The slide menu of the current root, if it has one.
   public var slideMenu: SlideMenuNavigator?
+  /// Opens links (`open` in scripts, `--open` at launch), if the app has any.
+  public var deepLinks: DeepLinkRouter?
   /// Called when something changed and the frame should be drawn again.
   public var onNeedsDisplay: (() -> Void)?
   /// How long a toast stays.
@@ -282,6 +284,11 @@ public final class Window {
         throw .alertShowing("\(alert.title): \(alert.message)")
       }
     }
+    if case .open(let link) = command {
+      guard let deepLinks else { throw .notFound("this app opens no links") }
+      openLink(link, with: deepLinks)
+      return
+    }
     if case .menu(let item) = command {
       guard let menu = slideMenu else { throw .notFound("this screen has no menu") }
       if let item {
@@ -305,6 +312,15 @@ public final class Window {
       guard back() else { throw .notFound("there is nothing to go back to") }
     default:
       break
+    }
+  }
+
+  /// Opens `link`; a link that cannot be opened shows an alert saying why (never a crash).
+  public func openLink(_ link: String, with router: DeepLinkRouter) {
+    do {
+      try router.open(link)
+    } catch {
+      showAlert(title: "Cannot open the link", message: error.message)
     }
   }
 
