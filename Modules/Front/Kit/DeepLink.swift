@@ -55,7 +55,9 @@ public struct DeepLink: Equatable, Sendable {
   /// `text` as an error message quotes it: at most 60 characters, control characters
   /// replaced.
   static func shown(_ text: some StringProtocol) -> String {
-    let clean = text.prefix(60).map { $0.isASCII && $0.asciiValue.map { $0 < 0x20 } == true ? "?" : $0 }
+    let clean = text.prefix(60).map {
+      $0.isASCII && $0.asciiValue.map { $0 < 0x20 } == true ? "?" : $0
+    }
     return String(clean) + (text.count > 60 ? "…" : "")
   }
 }
