@@ -156,6 +156,39 @@ struct GeneratorTests {
         in: try sandbox.read("App/CompositionRoot.swift")))
   }
 
+  @Test func aScreenWithARouteIsOpenedByItsLink() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let name = try GeneratedName(Sandbox.unique("weekly"), kind: "screen")
+    let route = "reports/\(name.kebab)"
+    let result = sandbox.run("screen", name.kebab, "--route", "/\(route)/")
+    #expect(result.status == 0, "\(result.errors)")
+    let composition = try sandbox.read("App/CompositionRoot.swift")
+    #expect(
+      line("    links.register(\"\(route)\") { _ in", isAbove: "// trellis:routes", in: composition)
+    )
+    #expect(
+      composition.contains(
+        "      [\(name.upper)ViewController(reactor: .init(serviceProvider: services))]\n"))
+    // Without --route nothing is added there; a route taken or malformed is refused.
+    let other = try GeneratedName(Sandbox.unique("other"), kind: "screen")
+    #expect(sandbox.run("screen", other.kebab).status == 0)
+    #expect(
+      try sandbox.read("App/CompositionRoot.swift").components(separatedBy: "links.register(\"")
+        .count == composition.components(separatedBy: "links.register(\"").count)
+    let before = try sandbox.snapshot()
+    for (bad, reason) in [
+      (route.uppercased(), "is taken"), ("a/b/c/d/e", "is not a route"), ("x y", "is not a route"),
+      ("../etc", "is not a route"), ("tasks/:id", "is not a route"),
+    ] {
+      let refused = sandbox.run("screen", Sandbox.unique("late"), "--route", bad)
+      #expect(refused.status == 1)
+      #expect(refused.errors.contains(reason), "\(bad): \(refused.errors)")
+    }
+    #expect(sandbox.run("service", Sandbox.unique("x"), "--route", "x").status == 2)
+    #expect(try sandbox.snapshot() == before)
+  }
+
   @Test func runningTheSameCommandTwiceChangesNothingTheSecondTime() throws {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }

@@ -21,6 +21,7 @@ public enum GeneratorCommand {
     Options:
       --services A,B     screen: the services its ServiceProvider exposes, among those in
                          App/AppServices.swift (user, task, or a generated one such as billing).
+      --route PATH       screen: the link trellis://PATH opens it (such as reports/weekly).
       --dry-run          Print every new file and the diff of every changed file; write nothing.
       --root PATH        The project (default: the current directory).
       -h, --help         Show this help.
@@ -40,6 +41,7 @@ public enum GeneratorCommand {
   ) -> Int32 {
     var positional: [String] = []
     var services: [String] = []
+    var route: String?
     var isDryRun = false
     var root = currentDirectory
     var iterator = arguments.makeIterator()
@@ -55,6 +57,12 @@ public enum GeneratorCommand {
           return 2
         }
         services = list.split(separator: ",").map(String.init)
+      case "--route":
+        guard let path = iterator.next() else {
+          errors("trellis-gen: --route needs a path such as reports/weekly\n\n\(usage)")
+          return 2
+        }
+        route = path
       case "--root":
         guard let path = iterator.next() else {
           errors("trellis-gen: --root needs a path\n\n\(usage)")
@@ -83,7 +91,7 @@ public enum GeneratorCommand {
       }
       let changes: ChangeSet
       switch command {
-      case "screen": changes = try generator.planScreen(name, services: services)
+      case "screen": changes = try generator.planScreen(name, services: services, route: route)
       case "service": changes = try generator.planService(name)
       case "repository": changes = try generator.planRepository(name)
       case "rename": changes = try generator.planRename(name)
@@ -91,8 +99,8 @@ public enum GeneratorCommand {
         errors("trellis-gen: unknown command \(command)\n\n\(usage)")
         return 2
       }
-      if !services.isEmpty, command != "screen" {
-        errors("trellis-gen: --services applies to screens only")
+      if !services.isEmpty || route != nil, command != "screen" {
+        errors("trellis-gen: --services and --route apply to screens only")
         return 2
       }
       if isDryRun {

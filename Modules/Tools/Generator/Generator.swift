@@ -29,11 +29,16 @@ public struct Generator: Sendable {
   ///
   /// - Parameter rawServices: the services its provider exposes, looked up in the map's
   ///   `services` file (`App/AppServices.swift`): `user`, `UserService` or `user-service`.
-  public func planScreen(_ rawName: String, services rawServices: [String]) throws(GeneratorError)
-    -> ChangeSet
-  {
+  /// - Parameter route: the path of a link that opens the screen (`reports/weekly` for
+  ///   `trellis://reports/weekly`), if it should have one.
+  public func planScreen(
+    _ rawName: String, services rawServices: [String], route: String? = nil
+  ) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "screen")
     var values = Self.values(for: name)
+    let route = try route.map { (path) throws(GeneratorError) in try checkedRoute(path) }
+    values["route"] = .text(route ?? "")
+    values["hasRoute"] = .flag(route != nil)
     let map = try templateMap("Screen", values: values)
     values["services"] = .list(try resolveServices(rawServices, declaredIn: map.servicesFile))
     let changes = try plan(map, folder: "Screen", kind: "screen", name: name, values: values)
@@ -93,9 +98,11 @@ public struct Generator: Sendable {
       guard let current = texts[edit.file]?.updated else { continue }
       switch edit {
       case .insert(let template, let file, let marker):
+        let text = try render("\(folder)/\(template)", values)
+        // A template whose sections all dropped out (no --route) inserts nothing.
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
         texts[file]?.updated = try insert(
-          try render("\(folder)/\(template)", values), above: "// \(marker)", in: current,
-          path: file)
+          text, above: "// \(marker)", in: current, path: file)
       case .addImport(let module, let file):
         texts[file]?.updated = try addImport(of: module, to: current, path: file)
       }
@@ -293,6 +300,32 @@ public struct Generator: Sendable {
         }
       }
     }
+  }
+
+  /// `path` as a link's route (`reports/weekly`): at most four segments of letters, digits,
+  /// `-`, `_` and `.` (not only dots), not registered yet in the composition root.
+  func checkedRoute(_ path: String) throws(GeneratorError) -> String {
+    let trimmed = path.trimmingCharacters(in: CharacterSet(charactersIn: "/ "))
+    let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    guard !segments.isEmpty, segments.count <= 4,
+      segments.allSatisfy({ segment in
+        !segment.isEmpty && !segment.allSatisfy { $0 == "." }
+          && segment.allSatisfy {
+            $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".")
+          }
+      })
+    else {
+      throw GeneratorError(
+        "\"\(path)\" is not a route: use one to four segments of letters, digits, - and _, "
+          + "such as reports/weekly")
+    }
+    let composition = try read(Self.compositionRootPath)
+    for match in composition.matches(of: #/\.register\(\s*"([^"]*)"/#)
+    where match.output.1.lowercased() == trimmed.lowercased() {
+      throw GeneratorError(
+        "the route \"\(match.output.1)\" is taken (\(Self.compositionRootPath)); choose another")
+    }
+    return trimmed
   }
 
   /// Refuses a screen whose menu title is already in the main menu, ignoring case: two
