@@ -1,3 +1,4 @@
+import Core
 import Front
 import Testing
 
@@ -163,5 +164,28 @@ struct SmallWindowTests {
     #expect(lines.first?.hasPrefix(" Trellis · A rather long") == true)
     #expect(lines.last?.hasPrefix(" Tab next") == true)
     for line in lines { #expect(line.count <= 30, "\(line)") }
+  }
+}
+
+@MainActor
+@Suite("Reactor screens")
+struct ReactorScreenTests {
+  @MainActor
+  final class UserSettingsViewReactor: ReactorProtocol {
+    struct State: Sendable, Equatable {}
+    let initialState = State()
+    let runtime = ReactorRuntime<UserSettingsViewReactor>()
+    func mutate(action: Never) -> Effect {}
+    func reduce(state: State, mutation: Never) -> State {}
+  }
+
+  /// A screen with nothing to add inherits `init(reactor:)` and is titled after its reactor.
+  final class UserSettingsViewController: ReactorViewController<UserSettingsViewReactor> {}
+
+  @Test func aScreenIsTitledAfterItsReactorUnlessToldOtherwise() {
+    #expect(UserSettingsViewController(reactor: UserSettingsViewReactor()).title == "User Settings")
+    #expect(
+      UserSettingsViewController(reactor: UserSettingsViewReactor(), title: "Settings").title
+        == "Settings")
   }
 }

@@ -36,7 +36,8 @@ struct GeneratorTests {
     #expect(provider.contains("  var userService: any UserService { get }"))
     #expect(provider.contains("  var taskService: any TaskService { get }"))
     let view = try sandbox.read("Modules/Front/Views/\(type)View/\(type)ViewController.swift")
-    #expect(view.contains("super.init(reactor: reactor, title: \"\(title)\")"))
+    #expect(view.contains(".heading(\"\(title)\")"))
+    #expect(!view.contains("public init("))  // it inherits init(reactor:), titled after its reactor
     #expect(view.contains("import \(type)Reactor"))
     #expect(!view.contains("observe"))  // the view re-renders through Observation
     for test in [

@@ -125,11 +125,33 @@ open class ReactorViewController<R: ReactorProtocol>: ViewController {
 
   /// Creates the screen, routes the reactor's events to ``handle(event:)`` and calls
   /// ``bind(reactor:)``.
-  public init(reactor: R, title: String) {
+  ///
+  /// - Parameter title: The title bar's text; by default the reactor type's name in words
+  ///   (`UserSettingsViewReactor` is "User Settings"), so a subclass with nothing to add
+  ///   needs no initializer of its own.
+  public init(reactor: R, title: String? = nil) {
     self.reactor = reactor
-    super.init(title: title)
+    super.init(title: title ?? Self.defaultTitle(of: R.self))
     reactor.observeEvents(by: self) { view, event in view.handle(event: event) }
     bind(reactor: reactor)
+  }
+
+  /// `UserSettingsViewReactor` as a title: "User Settings" (the type's name without
+  /// `ViewReactor` or `Reactor`, its words separated).
+  static func defaultTitle(of type: Any.Type) -> String {
+    var name = String(describing: type)
+    for suffix in ["ViewReactor", "Reactor"] where name.hasSuffix(suffix) && name != suffix {
+      name.removeLast(suffix.count)
+      break
+    }
+    var title = ""
+    for character in name {
+      if character.isUppercase, let last = title.last, last.isLowercase || last.isNumber {
+        title.append(" ")
+      }
+      title.append(character)
+    }
+    return title
   }
 
   /// The escape hatch: override to react to state changes beyond drawing (with
