@@ -186,10 +186,11 @@ struct DeepLinkEndToEndTests {
   @Test func aLinkOpenedBeforeSignInOpensAfterItAndABadOneExplainsItself() async throws {
     let app = try AppHarness(.embedded)
     defer { app.cleanUp() }
+    let scheme = CompositionRoot.linkScheme  // the project's, after a rename too
     let outcome = await app.run(
       """
       expect Sign in to
-      open trellis://tasks/2
+      open \(scheme)://tasks/2
       type username alice
       type password alice1234
       tap Sign in
@@ -197,9 +198,9 @@ struct DeepLinkEndToEndTests {
       expect Trellis · Task #2
       back
       expect Crash when rotating the compose screen
-      open trellis://compose?project=2
+      open \(scheme)://compose?project=2
       expect ● 2. Backend
-      open trellis://tasks/lots
+      open \(scheme)://tasks/lots
       expect Cannot open the link
       expect id must be a positive number
       tap OK
