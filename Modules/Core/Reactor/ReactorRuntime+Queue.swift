@@ -112,11 +112,14 @@ extension ReactorRuntime {
     state = newState
     notifyStateObservers(newState)
     // Those observing through `Observation` (made on first read; none usually), and the
-    // trace (none unless asked for).
-    if let extras {
-      if let observed = extras.observedState { observed.update(newState) }
-      if let tracer = extras.tracer { tracer.state(newState) }
-    }
+    // trace (none unless asked for): out of line, so the common path stays one check.
+    if let extras { showToExtras(extras, newState) }
+  }
+
+  @usableFromInline @inline(never)
+  func showToExtras(_ extras: Extras, _ newState: R.State) {
+    if let observed = extras.observedState { observed.update(newState) }
+    if let tracer = extras.tracer { tracer.state(newState) }
   }
 
   /// A state from a stream merged in `transform(state:)`: shown as a unit of its own, like an
