@@ -3,19 +3,24 @@
 #
 #   bash Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh [N ...]   (default: 10 50 200)
 #
-# For each N, in a fresh copy of the repository: generate N screens, then time a clean debug
-# build of the app. A no-op build follows, not timed: the first build after a clean one may
-# rebuild the build plugin and rerun it for every target in SwiftPM 6.x
+# For each N and each design, in a fresh copy of the repository: generate N screens, then time
+# a clean debug build of the app. A no-op build follows, not timed: the first build after a clean
+# one may rebuild the build plugin and rerun it for every target in SwiftPM 6.x
 # (swiftlang/swift-package-manager#6596), which is not what a developer editing a screen waits
-# for. Then, three times, edit one generated reactor (a string in its `mutate`) and time the
-# rebuild; the median is reported. Last, the app's sources are type-checked again with
-# -debug-time-function-bodies, so the slowest function (the composition root, which grows with N)
-# is reported without slowing the timed builds. One line per N:
+# for. Then three timed rebuilds after editing one generated reactor (a string in its `mutate`),
+# three after editing one generated view (its heading), and three no-op builds; each reports its
+# median and the three times. For the module-per-screen design, the app's sources are also
+# type-checked with -debug-time-function-bodies, so the slowest function (the composition root,
+# which grows with N) is reported without slowing the timed builds. The designs
+# (SCALE_DESIGNS, default both): `modules`, a module per generated screen's reactor (what the
+# generator writes), and `one-module`, every screen's reactor in the `Reactor` module. One line
+# per N and design:
 #
-#   N=10 clean_build_s=... incremental_s=... (median of 3: a b c) incremental_ratio_to_first=...
-#        slowest_function_ms=... (file:line)
+#   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
+#        incremental_view_s=... (a b c) noop_s=... (a b c) ratios_to_first_N: reactor=...
+#        view=... noop=... slowest_function_ms=... (file:line)
 #
-# The ratio compares each N's incremental rebuild with the first N's (run the smallest first).
+# The ratios compare each N with the first N of the same design (run the smallest first).
 # Extra `swift build` flags come from SCALE_BUILD_FLAGS, for example
 # SCALE_BUILD_FLAGS="-Xswiftc -use-ld=lld" to link with lld instead of the default gold.
 set -euo pipefail
@@ -27,7 +32,7 @@ read -r -a flags <<<"${SCALE_BUILD_FLAGS:-}"
 
 swift build -c release --product trellis-gen >/dev/null
 generator="$(swift build -c release --product trellis-gen --show-bin-path)/trellis-gen"
-first_incremental=""
+declare -A first=()
 
 seconds() { awk -v start="$1" -v end="$2" 'BEGIN { printf "%.2f", (end - start) / 1e9 }'; }
 
@@ -40,46 +45,84 @@ build_app() {
   fi
 }
 
-for count in "${counts[@]}"; do
-  scratch=$(mktemp -d)
-  git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
-    if [ -e "$file" ]; then cp --parents "$file" "$scratch/"; fi
+# Times `swift build` of the app three times after `$2` (a command that edits a file, or
+# `true` for a no-op build); prints the median and the three times.
+time_builds() {
+  local label=$1 edit=$2 times=() run
+  for run in 1 2 3; do
+    "$edit" "$run"
+    local begin end
+    begin=$(date +%s%N)
+    build_app "$PWD/$label-$run.log"
+    end=$(date +%s%N)
+    times+=("$(seconds "$begin" "$end")")
   done
-  (
-    cd "$scratch"
-    for index in $(seq -w 1 "$count"); do
-      "$generator" screen "screen-$index" --services user >/dev/null
+  echo "$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p) ${times[*]}"
+}
+
+# Each edit writes a different text, so every rebuild has a real change to compile.
+edit_reactor() {
+  perl -pi -e 's/\.toast\("Added[^\\]*\\/.toast("Added e'"$1"' \\/' "$reactor"
+  grep -q "Added e$1 " "$reactor" || { echo "could not edit $reactor" >&2; exit 1; }
+}
+edit_view() {
+  EDIT=$1 perl -pi -e 's/\.heading\("[^"]*"\)/.heading("Edited $ENV{EDIT}")/' "$view"
+  grep -q "Edited $1\"" "$view" || { echo "could not edit $view" >&2; exit 1; }
+}
+no_edit() { :; }
+
+# Turns the copy into the one-module design: the generated screens' reactors compile in the
+# `Reactor` module (no `generatedScreens`), and what imported `<Screen>Reactor` imports `Reactor`.
+one_module() {
+  perl -ni -e 'print unless /^  "Screen\d+",$/' Package.swift
+  perl -pi -e 's/^import Screen\d+Reactor$/import Reactor/' App/*.swift Modules/Front/Views/Screen*View/*.swift
+}
+
+for count in "${counts[@]}"; do
+  for design in ${SCALE_DESIGNS:-modules one-module}; do
+    scratch=$(mktemp -d)
+    git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
+      if [ -e "$file" ]; then cp --parents "$file" "$scratch/"; fi
     done
-    start=$(date +%s%N)
-    build_app "$scratch/clean.log"
-    clean_end=$(date +%s%N)
-    build_app "$scratch/settle.log"
-    reactor="Modules/Reactor/Screen1View/Screen1ViewReactor.swift"
-    [ -f "$reactor" ] || reactor=$(ls Modules/Reactor/Screen*View/*ViewReactor.swift | sed -n 1p)
-    incrementals=()
-    for edit in 1 2 3; do
-      # Each edit writes a different text, so every rebuild has a real change to compile.
-      perl -pi -e 's/\.toast\("Added[^\\]*\\/.toast("Added e'"$edit"' \\/' "$reactor"
-      grep -q "Added e$edit " "$reactor" || { echo "could not edit $reactor" >&2; exit 1; }
-      incremental_start=$(date +%s%N)
-      build_app "$scratch/incremental-$edit.log"
-      incremental_end=$(date +%s%N)
-      incrementals+=("$(seconds "$incremental_start" "$incremental_end")")
-    done
-    median=$(printf '%s\n' "${incrementals[@]}" | sort -n | sed -n 2p)
-    # Lines read `<ms>ms<TAB><file>:<line>:<column><TAB><function>`; keep the time and place.
-    swiftc -typecheck -swift-version 6 -module-name TypeCheckedApp -I .build/debug/Modules \
-      -Xfrontend -debug-time-function-bodies App/*.swift >"$scratch/typecheck.log" 2>&1 \
-      || { echo "type-checking App/ failed:" >&2; tail -20 "$scratch/typecheck.log" >&2; exit 1; }
-    slowest=$(grep -E '^[0-9.]+ms' "$scratch/typecheck.log" | sort -rn \
-      | awk -F'\t' 'NR == 1 { sub(/ms$/, "", $1); print $1, $2 }')
-    echo "$(seconds "$start" "$clean_end") $median ${incrementals[*]} ${slowest:-0 unknown}" \
-      >"$scratch/result"
-  )
-  read -r clean incremental first second third slowest_ms slowest_where <"$scratch/result"
-  [ -n "$first_incremental" ] || first_incremental=$incremental
-  ratio=$(awk -v a="$incremental" -v b="$first_incremental" 'BEGIN { printf "%.2f", a / b }')
-  echo "N=$count clean_build_s=$clean incremental_s=$incremental (median of 3: $first $second $third)" \
-    "incremental_ratio_to_first=$ratio slowest_function_ms=$slowest_ms ($slowest_where)"
-  rm -rf "$scratch"
+    (
+      cd "$scratch"
+      for index in $(seq -w 1 "$count"); do
+        "$generator" screen "screen-$index" --services user >/dev/null
+      done
+      [ "$design" = modules ] || one_module
+      start=$(date +%s%N)
+      build_app "$scratch/clean.log"
+      clean_end=$(date +%s%N)
+      build_app "$scratch/settle.log"
+      reactor=$(ls Modules/Reactor/Screen*View/*ViewReactor.swift | sed -n 1p)
+      view=$(ls Modules/Front/Views/Screen*View/*ViewController.swift | sed -n 1p)
+      incremental=$(time_builds reactor edit_reactor) || exit 1
+      view_edit=$(time_builds view edit_view) || exit 1
+      noop=$(time_builds noop no_edit) || exit 1
+      slowest="0 unknown"
+      if [ "$design" = modules ]; then
+        # Lines read `<ms>ms<TAB><file>:<line>:<column><TAB><function>`; keep the time and place.
+        swiftc -typecheck -swift-version 6 -module-name TypeCheckedApp -I .build/debug/Modules \
+          -Xfrontend -debug-time-function-bodies App/*.swift >"$scratch/typecheck.log" 2>&1 \
+          || { echo "type-checking App/ failed:" >&2; tail -20 "$scratch/typecheck.log" >&2; exit 1; }
+        slowest=$(grep -E '^[0-9.]+ms' "$scratch/typecheck.log" | sort -rn \
+          | awk -F'\t' 'NR == 1 { sub(/ms$/, "", $1); print $1, $2 }')
+      fi
+      echo "$(seconds "$start" "$clean_end")|$incremental|$view_edit|$noop|${slowest:-0 unknown}" \
+        >"$scratch/result"
+    )
+    IFS='|' read -r clean incremental view_edit noop slowest <"$scratch/result"
+    key="$design"
+    if [ -z "${first[$key]:-}" ]; then first[$key]="${incremental%% *} ${view_edit%% *} ${noop%% *}"; fi
+    read -r first_incremental first_view first_noop <<<"${first[$key]}"
+    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+    echo "N=$count design=$design clean_build_s=$clean" \
+      "incremental_reactor_s=${incremental%% *} (${incremental#* })" \
+      "incremental_view_s=${view_edit%% *} (${view_edit#* })" \
+      "noop_s=${noop%% *} (${noop#* })" \
+      "ratios_to_first_N: reactor=$(ratio "${incremental%% *}" "$first_incremental")" \
+      "view=$(ratio "${view_edit%% *}" "$first_view") noop=$(ratio "${noop%% *}" "$first_noop")" \
+      "slowest_function_ms=$slowest"
+    rm -rf "$scratch"
+  done
 done
