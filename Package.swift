@@ -16,33 +16,16 @@ let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 /// The screens added by `trellis-gen screen`, which edits this list above its marker.
 ///
 /// Each one's reactor and service provider (`Modules/Reactor/<Name>View/`) build as a module of
-/// their own, `<Name>Reactor`, in the Reactor layer, and its view controller
-/// (`Modules/Front/Views/<Name>View/`) as `<Name>Screen`, in the Front layer: editing one
-/// screen recompiles its small module and relinks the app, where one Reactor and one Front
-/// module would recompile every screen's declarations on each edit (the scale benchmark in
-/// README.md measures both). The demo's own screens live in `Reactor` and `Front`, which screen
-/// modules build on, and neither depends on a generated screen.
+/// their own, `<Name>Reactor`, in the Reactor layer: editing one screen's logic recompiles that
+/// small module and relinks the app, where a single Reactor module would re-type-check every
+/// screen's declarations on each edit (the scale benchmark in README.md measures both). The
+/// demo's own screens live in `Reactor`, which screen modules build on.
 let generatedScreens: [String] = [
   // trellis:screens
 ]
 
-/// The screens' reactor modules, as dependencies of the layers and tests above them.
+/// The screen modules, as dependencies of the layers and tests above them.
 let screenModules: [Target.Dependency] = generatedScreens.map { .target(name: "\($0)Reactor") }
-
-/// The screens' view modules, as dependencies of the app and the view tests.
-let screenViewModules: [Target.Dependency] = generatedScreens.map {
-  .target(name: "\($0)Screen")
-}
-
-/// One Front-layer target per generated screen: its view controller.
-let screenViewTargets: [Target] = generatedScreens.map { screen in
-  .target(
-    name: "\(screen)Screen",
-    dependencies: ["Front", .target(name: "\(screen)Reactor")],
-    path: "Modules/Front/Views/\(screen)View",
-    plugins: layerRule
-  )
-}
 
 /// One Reactor-layer target per generated screen.
 let screenTargets: [Target] = generatedScreens.map { screen in
@@ -98,16 +81,15 @@ let package = Package(
     ),
     .target(
       name: "Front",
-      dependencies: ["Reactor", "Core"],
+      dependencies: ["Reactor", "Core"] + screenModules,
       path: "Modules/Front",
-      exclude: generatedScreens.map { "Views/\($0)View" },
       plugins: layerRule
     ),
     .executableTarget(
       name: "Trellis",
       dependencies: [
         "Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend",
-      ] + screenModules + screenViewModules,
+      ] + screenModules,
       path: "App",
       plugins: layerRule
     ),
@@ -193,7 +175,7 @@ let package = Package(
     .testTarget(
       name: "FrontTests",
       dependencies: ["Front", "FrontTesting", "Reactor", "Service", "Core", "TestSupport"]
-        + screenModules + screenViewModules,
+        + screenModules,
       exclude: ["__Snapshots__"]),
     .testTarget(name: "GeneratorTests", dependencies: ["TrellisGenerator"]),
     .testTarget(
@@ -201,6 +183,6 @@ let package = Package(
       dependencies: [
         "Trellis", "Front", "Reactor", "Service", "DemoBackend", "LoopbackServer", "Core",
       ]),
-  ] + screenTargets + screenViewTargets,
+  ] + screenTargets,
   swiftLanguageModes: [.v6]
 )

@@ -8,10 +8,9 @@ public enum GeneratorCommand {
 
     Commands:
       screen NAME        Add a screen: its ViewReactor and ViewServiceProvider (the module
-                         NAMEReactor) and its ViewController (the module NAMEScreen), listed in
-                         Package.swift, a reactor test and a view test, its conformances on
-                         AppServices and TestServices, and an entry in the main menu
-                         (App/CompositionRoot.swift).
+                         NAMEReactor in Package.swift), its ViewController, a reactor test and a
+                         view test, its conformances on AppServices and TestServices, and an
+                         entry in the main menu (App/CompositionRoot.swift).
       service NAME       Add a service (protocol + implementation) with a test, created in the
                          composition root and kept in AppServices for screens to use.
       repository NAME    Add a repository (DataAPI, DataModels model, Repo) with a test, created

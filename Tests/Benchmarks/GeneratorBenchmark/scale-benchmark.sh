@@ -12,9 +12,8 @@
 # median and the three times. For the module-per-screen design, the app's sources are also
 # type-checked with -debug-time-function-bodies, so the slowest function (the composition root,
 # which grows with N) is reported without slowing the timed builds. The designs
-# (SCALE_DESIGNS, default both): `modules`, modules per generated screen for its reactor and
-# its view (what the generator writes), and `one-module`, every screen's reactor in the
-# `Reactor` module and every view in `Front`. One line
+# (SCALE_DESIGNS, default both): `modules`, a module per generated screen's reactor (what the
+# generator writes), and `one-module`, every screen's reactor in the `Reactor` module. One line
 # per N and design:
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
@@ -73,13 +72,10 @@ edit_view() {
 no_edit() { :; }
 
 # Turns the copy into the one-module design: the generated screens' reactors compile in the
-# `Reactor` module and their views in `Front` (no `generatedScreens`); what imported
-# `<Screen>Reactor` imports `Reactor`, and `<Screen>Screen` is `Front`.
+# `Reactor` module (no `generatedScreens`), and what imported `<Screen>Reactor` imports `Reactor`.
 one_module() {
   perl -ni -e 'print unless /^  "Screen\d+",$/' Package.swift
-  perl -pi -e 's/^import Screen\d+Reactor$/import Reactor/; s/^import Screen\d+Screen$/import Front/' \
-    App/*.swift Modules/Front/Views/Screen*View/*.swift
-  perl -ni -e 'print unless /^import Front$/' Modules/Front/Views/Screen*View/*.swift
+  perl -pi -e 's/^import Screen\d+Reactor$/import Reactor/' App/*.swift Modules/Front/Views/Screen*View/*.swift
 }
 
 for count in "${counts[@]}"; do
