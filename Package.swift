@@ -6,11 +6,12 @@
 //   App -> Front -> Reactor -> Service -> Repository -> Network -> Core
 //
 // A source file that imports a module its target does not list as a direct dependency fails
-// the build (the `LayerRule` build plugin, applied to every layer), so skipping a layer
+// the build (the `LayerRule` build plugin checks every target at once), so skipping a layer
 // (Front importing Repository) is a compile error, and an upward import is a dependency cycle.
 import PackageDescription
 
-/// Every layer target runs the import check of `Modules/Tools/LayerRule`.
+/// The import check of `Modules/Tools/LayerRule`, applied to `Core` alone: it checks every
+/// target of the package at once, in every build (everything builds `Core`).
 let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
 /// The screens added by `trellis-gen screen`, which edits this list above its marker.
@@ -32,8 +33,7 @@ let screenTargets: [Target] = generatedScreens.map { screen in
   .target(
     name: "\(screen)Reactor",
     dependencies: ["Reactor", "Service", "Core"],
-    path: "Modules/Reactor/\(screen)View",
-    plugins: layerRule
+    path: "Modules/Reactor/\(screen)View"
   )
 }
 
@@ -56,73 +56,63 @@ let package = Package(
     .target(
       name: "Network",
       dependencies: ["Core"],
-      path: "Modules/Network",
-      plugins: layerRule
+      path: "Modules/Network"
     ),
     .target(
       name: "Repository",
       dependencies: ["Network", "Core"],
       path: "Modules/Repository",
-      exclude: ["README.md"],
-      plugins: layerRule
+      exclude: ["README.md"]
     ),
     .target(
       name: "Service",
       dependencies: ["Repository", "Network", "Core"],
-      path: "Modules/Service",
-      plugins: layerRule
+      path: "Modules/Service"
     ),
     .target(
       name: "Reactor",
       dependencies: ["Service", "Core"],
       path: "Modules/Reactor",
-      exclude: generatedScreens.map { "\($0)View" },
-      plugins: layerRule
+      exclude: generatedScreens.map { "\($0)View" }
     ),
     .target(
       name: "Front",
       dependencies: ["Reactor", "Core"] + screenModules,
-      path: "Modules/Front",
-      plugins: layerRule
+      path: "Modules/Front"
     ),
     .executableTarget(
       name: "Trellis",
       dependencies: [
         "Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend",
       ] + screenModules,
-      path: "App",
-      plugins: layerRule
+      path: "App"
     ),
 
     // MARK: Test and demo support (never imported by the layers above)
     .target(
       name: "CoreTesting",
       dependencies: ["Core"],
-      path: "Modules/CoreTesting",
-      plugins: layerRule
+      path: "Modules/CoreTesting"
     ),
     .target(
       name: "FrontTesting",
       dependencies: ["Front", "Core"],
-      path: "Modules/FrontTesting",
-      plugins: layerRule
+      path: "Modules/FrontTesting"
     ),
     .target(
       name: "LoopbackServer",
       dependencies: ["Network", "Core"],
-      path: "Modules/LoopbackServer",
-      plugins: layerRule
+      path: "Modules/LoopbackServer"
     ),
     .target(
       name: "DemoBackend",
       dependencies: ["LoopbackServer", "Network", "Core"],
-      path: "Modules/DemoBackend",
-      plugins: layerRule
+      path: "Modules/DemoBackend"
     ),
 
     .executableTarget(
       name: "DemoServer",
-      dependencies: ["DemoBackend", "LoopbackServer"],
+      dependencies: ["DemoBackend", "LoopbackServer", "Core"],
       path: "Modules/DemoServer"
     ),
 
