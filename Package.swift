@@ -6,12 +6,11 @@
 //   App -> Front -> Reactor -> Service -> Repository -> Network -> Core
 //
 // A source file that imports a module its target does not list as a direct dependency fails
-// the build (the `LayerRule` build plugin checks every target at once), so skipping a layer
+// the build (the `LayerRule` build plugin, applied to every layer), so skipping a layer
 // (Front importing Repository) is a compile error, and an upward import is a dependency cycle.
 import PackageDescription
 
-/// The import check of `Modules/Tools/LayerRule`, applied to `Core` alone: it checks every
-/// target of the package at once, in every build (everything builds `Core`).
+/// Every layer target runs the import check of `Modules/Tools/LayerRule`.
 let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
 /// The screens added by `trellis-gen screen`, which edits this list above its marker.
@@ -33,7 +32,8 @@ let screenTargets: [Target] = generatedScreens.map { screen in
   .target(
     name: "\(screen)Reactor",
     dependencies: ["Reactor", "Service", "Core"],
-    path: "Modules/Reactor/\(screen)View"
+    path: "Modules/Reactor/\(screen)View",
+    plugins: layerRule
   )
 }
 
@@ -56,63 +56,73 @@ let package = Package(
     .target(
       name: "Network",
       dependencies: ["Core"],
-      path: "Modules/Network"
+      path: "Modules/Network",
+      plugins: layerRule
     ),
     .target(
       name: "Repository",
       dependencies: ["Network", "Core"],
       path: "Modules/Repository",
-      exclude: ["README.md"]
+      exclude: ["README.md"],
+      plugins: layerRule
     ),
     .target(
       name: "Service",
       dependencies: ["Repository", "Network", "Core"],
-      path: "Modules/Service"
+      path: "Modules/Service",
+      plugins: layerRule
     ),
     .target(
       name: "Reactor",
       dependencies: ["Service", "Core"],
       path: "Modules/Reactor",
-      exclude: generatedScreens.map { "\($0)View" }
+      exclude: generatedScreens.map { "\($0)View" },
+      plugins: layerRule
     ),
     .target(
       name: "Front",
       dependencies: ["Reactor", "Core"] + screenModules,
-      path: "Modules/Front"
+      path: "Modules/Front",
+      plugins: layerRule
     ),
     .executableTarget(
       name: "Trellis",
       dependencies: [
         "Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend",
       ] + screenModules,
-      path: "App"
+      path: "App",
+      plugins: layerRule
     ),
 
     // MARK: Test and demo support (never imported by the layers above)
     .target(
       name: "CoreTesting",
       dependencies: ["Core"],
-      path: "Modules/CoreTesting"
+      path: "Modules/CoreTesting",
+      plugins: layerRule
     ),
     .target(
       name: "FrontTesting",
       dependencies: ["Front", "Core"],
-      path: "Modules/FrontTesting"
+      path: "Modules/FrontTesting",
+      plugins: layerRule
     ),
     .target(
       name: "LoopbackServer",
       dependencies: ["Network", "Core"],
-      path: "Modules/LoopbackServer"
+      path: "Modules/LoopbackServer",
+      plugins: layerRule
     ),
     .target(
       name: "DemoBackend",
       dependencies: ["LoopbackServer", "Network", "Core"],
-      path: "Modules/DemoBackend"
+      path: "Modules/DemoBackend",
+      plugins: layerRule
     ),
 
     .executableTarget(
       name: "DemoServer",
-      dependencies: ["DemoBackend", "LoopbackServer", "Core"],
+      dependencies: ["DemoBackend", "LoopbackServer"],
       path: "Modules/DemoServer"
     ),
 

@@ -1,27 +1,20 @@
 // LayerCheck: the tool behind the `LayerRule` build plugin.
 //
-// Usage: LayerCheck --modules X,Y,Z --output STAMP
-//          (--target NAME --allowed A,B -- FILE...)...
+// Usage: LayerCheck --target NAME --allowed A,B --modules X,Y,Z --output STAMP -- FILE...
 //
-// For each target given (one group per target: its name, its allowed direct dependencies and
-// its source files), reports every `import` of a package module (one of --modules) that is not
-// an allowed direct dependency of that target, as `file:line:column: error: ...` so that SwiftPM
-// and editors show it at the offending line, and exits with status 1. On success it writes
-// STAMP, an empty Swift file that the build compiles into the target the plugin runs for
-// (SwiftPM only runs build commands whose outputs are used).
+// Reports every `import` of a package module (one of --modules) that is not an allowed direct
+// dependency (--allowed) of the target, as `file:line:column: error: ...` so that SwiftPM and
+// editors show it at the offending line, and exits with status 1. On success it writes STAMP,
+// an empty Swift file that the build compiles into the target (SwiftPM only runs build
+// commands whose outputs are used).
 import Foundation
 
-/// One target to check.
-struct TargetGroup {
-  var name: String
-  var allowed: Set<String> = []
-  var files: [String] = []
-}
-
 struct Options {
-  var targets: [TargetGroup] = []
+  var target = ""
+  var allowed: Set<String> = []
   var modules: Set<String> = []
   var output = ""
+  var files: [String] = []
 
   init(arguments: [String]) throws {
     var index = 0
@@ -34,26 +27,19 @@ struct Options {
     }
     while index < arguments.count {
       switch arguments[index] {
-      case "--target": targets.append(TargetGroup(name: try value()))
-      case "--allowed":
-        guard !targets.isEmpty else { throw UsageError("--allowed before --target") }
-        targets[targets.count - 1].allowed = Self.names(try value())
+      case "--target": target = try value()
+      case "--allowed": allowed = Self.names(try value())
       case "--modules": modules = Self.names(try value())
       case "--output": output = try value()
       case "--":
-        guard !targets.isEmpty else { throw UsageError("-- before --target") }
-        // The files, up to the next group.
-        index += 1
-        while index < arguments.count, arguments[index] != "--target" {
-          targets[targets.count - 1].files.append(arguments[index])
-          index += 1
-        }
+        files = Array(arguments[(index + 1)...])
+        index = arguments.count
         continue
       default: throw UsageError("unknown argument \(arguments[index])")
       }
       index += 1
     }
-    guard !targets.isEmpty, !output.isEmpty else {
+    guard !target.isEmpty, !output.isEmpty else {
       throw UsageError("--target and --output are required")
     }
   }
@@ -128,31 +114,30 @@ func run() -> Int32 {
     return 2
   }
   var violations = 0
-  for target in options.targets {
-    for file in target.files {
-      guard let source = try? String(contentsOfFile: file, encoding: .utf8) else {
-        print("\(file):1:1: error: LayerCheck could not read this file")
-        violations += 1
-        continue
-      }
-      for declaration in imports(in: source)
-      where options.modules.contains(declaration.module)
-        && !target.allowed.contains(declaration.module)
-        && declaration.module != target.name
-      {
-        let allowedList = target.allowed.sorted().joined(separator: ", ")
-        print(
-          "\(file):\(declaration.line):\(declaration.column): error: layer rule: '\(target.name)' "
-            + "may import only its direct dependencies (\(allowedList.isEmpty ? "none" : allowedList)), "
-            + "not '\(declaration.module)'. Move the code down a layer, or go through the layer in "
-            + "between (see ARCHITECTURE in README.md)."
-        )
-        violations += 1
-      }
+  for file in options.files {
+    guard let source = try? String(contentsOfFile: file, encoding: .utf8) else {
+      print("\(file):1:1: error: LayerCheck could not read this file")
+      violations += 1
+      continue
+    }
+    for declaration in imports(in: source)
+    where options.modules.contains(declaration.module)
+      && !options.allowed.contains(declaration.module)
+      && declaration.module != options.target
+    {
+      let allowedList = options.allowed.sorted().joined(separator: ", ")
+      print(
+        "\(file):\(declaration.line):\(declaration.column): error: layer rule: '\(options.target)' "
+          + "may import only its direct dependencies (\(allowedList.isEmpty ? "none" : allowedList)), "
+          + "not '\(declaration.module)'. Move the code down a layer, or go through the layer in "
+          + "between (see ARCHITECTURE in README.md)."
+      )
+      violations += 1
     }
   }
   if violations > 0 { return 1 }
-  let stamp = "// Generated by LayerCheck: the package's imports follow the layer rule.\n"
+  let stamp =
+    "// Generated by LayerCheck: the imports of \(options.target) follow the layer rule.\n"
   // Rewritten only when it differs: a stamp with a new modification time is a changed source
   // to the compiler, so rewriting it on every run would rebuild every layer whenever the
   // check runs again (after any edit in the target, or after SwiftPM rebuilds this tool).
