@@ -122,7 +122,7 @@ let package = Package(
 
     .executableTarget(
       name: "DemoServer",
-      dependencies: ["DemoBackend", "LoopbackServer"],
+      dependencies: ["DemoBackend", "LoopbackServer", "Core"],
       path: "Modules/DemoServer"
     ),
 
