@@ -36,13 +36,16 @@ public struct Generator: Sendable {
   ) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "screen")
     var values = Self.values(for: name)
-    let route = try route.map { (path) throws(GeneratorError) in try checkedRoute(path) }
+    let composition = try read(Self.compositionRootPath)
+    let route = try route.map { (path) throws(GeneratorError) in
+      try checkedRoute(path, in: composition)
+    }
     values["route"] = .text(route ?? "")
     values["hasRoute"] = .flag(route != nil)
     let map = try templateMap("Screen", values: values)
     values["services"] = .list(try resolveServices(rawServices, declaredIn: map.servicesFile))
     let changes = try plan(map, folder: "Screen", kind: "screen", name: name, values: values)
-    try refuseTakenMenuTitle(name)
+    try refuseTakenMenuTitle(name, in: composition)
     return changes
   }
 
@@ -303,8 +306,9 @@ public struct Generator: Sendable {
   }
 
   /// `path` as a link's route (`reports/weekly`): at most four segments of letters, digits,
-  /// `-`, `_` and `.` (not only dots), not registered yet in the composition root.
-  func checkedRoute(_ path: String) throws(GeneratorError) -> String {
+  /// `-`, `_` and `.` (not only dots), not registered yet in `composition` (the composition
+  /// root's text).
+  func checkedRoute(_ path: String, in composition: String) throws(GeneratorError) -> String {
     let trimmed = path.trimmingCharacters(in: CharacterSet(charactersIn: "/ "))
     let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false)
     guard !segments.isEmpty, segments.count <= 4,
@@ -319,7 +323,6 @@ public struct Generator: Sendable {
         "\"\(path)\" is not a route: use one to four segments of letters, digits, - and _, "
           + "such as reports/weekly")
     }
-    let composition = try read(Self.compositionRootPath)
     for match in composition.matches(of: #/\.register\(\s*"([^"]*)"/#)
     where match.output.1.lowercased() == trimmed.lowercased() {
       throw GeneratorError(
@@ -328,10 +331,12 @@ public struct Generator: Sendable {
     return trimmed
   }
 
-  /// Refuses a screen whose menu title is already in the main menu, ignoring case: two
-  /// entries called "Tasks" cannot be told apart, in the menu or by `menu Tasks` in scripts.
-  private func refuseTakenMenuTitle(_ name: GeneratedName) throws(GeneratorError) {
-    let composition = try read(Self.compositionRootPath)
+  /// Refuses a screen whose menu title is already in the main menu (`composition`, the
+  /// composition root's text), ignoring case: two entries called "Tasks" cannot be told apart,
+  /// in the menu or by `menu Tasks` in scripts.
+  private func refuseTakenMenuTitle(_ name: GeneratedName, in composition: String)
+    throws(GeneratorError)
+  {
     for match in composition.matches(of: #/MainMenuEntry\(\s*title:\s*"([^"]*)"/#)
     where match.output.1.lowercased() == name.title.lowercased() {
       throw GeneratorError(
