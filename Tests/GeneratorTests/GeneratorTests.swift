@@ -28,17 +28,18 @@ struct GeneratorTests {
     let (type, title) = (name.upper, name.title)
     let result = sandbox.run("screen", raw, "--services", "user,TaskService")
     #expect(result.status == 0, "\(result.errors)")
-    let reactor = try sandbox.read("Modules/Reactor/\(type)View/\(type)ViewReactor.swift")
+    let reactor = try sandbox.read("Modules/Features/\(type)/Reactor/\(type)ViewReactor.swift")
     #expect(reactor.contains("public final class \(type)ViewReactor: ReactorProtocol"))
     #expect(reactor.contains("public typealias Event = ScreenEvent"))
-    let provider = try sandbox.read("Modules/Reactor/\(type)View/\(type)ViewServiceProvider.swift")
+    let provider = try sandbox.read(
+      "Modules/Features/\(type)/Reactor/\(type)ViewServiceProvider.swift")
     #expect(provider.contains("public protocol \(type)ViewServiceProvider: Sendable {"))
     #expect(provider.contains("  var userService: any UserService { get }"))
     #expect(provider.contains("  var taskService: any TaskService { get }"))
-    let view = try sandbox.read("Modules/Front/Views/\(type)View/\(type)ViewController.swift")
+    let view = try sandbox.read("Modules/Features/\(type)/Front/\(type)ViewController.swift")
     #expect(view.contains(".heading(\"\(title)\")"))
     #expect(!view.contains("public init("))  // it inherits init(reactor:), titled after its reactor
-    #expect(view.contains("import \(type)Reactor"))
+    #expect(view.hasPrefix("import Front\n"))  // the reactor is in the same feature module
     #expect(!view.contains("observe"))  // the view re-renders through Observation
     for test in [
       "Tests/ReactorTests/\(type)ViewReactorTests.swift",
@@ -58,7 +59,7 @@ struct GeneratorTests {
         "extension AppServices: \(type)ViewServiceProvider {}",
         isAbove: "// trellis:screen-services",
         in: services))
-    #expect(services.contains("import \(type)Reactor\n") && importsAreSorted(services))
+    #expect(services.contains("import \(type)Feature\n") && importsAreSorted(services))
     let testServices = try sandbox.read("Tests/TestSupport/TestServices.swift")
     #expect(
       line(
@@ -67,7 +68,7 @@ struct GeneratorTests {
     #expect(importsAreSorted(testServices))
     // The main menu opens it.
     let composition = try sandbox.read("App/CompositionRoot.swift")
-    #expect(importsAreSorted(composition) && composition.contains("import \(type)Reactor\n"))
+    #expect(importsAreSorted(composition) && composition.contains("import \(type)Feature\n"))
     #expect(
       line(
         "      MainMenuEntry(title: \"\(title)\") {", isAbove: "// trellis:menu-entries",
@@ -75,7 +76,7 @@ struct GeneratorTests {
     #expect(
       composition.contains("  \(type)ViewController(reactor: .init(serviceProvider: services))\n"))
     #expect(
-      result.output.contains("created Modules/Reactor/\(type)View/\(type)ViewReactor.swift"))
+      result.output.contains("created Modules/Features/\(type)/Reactor/\(type)ViewReactor.swift"))
     #expect(result.output.contains("updated Package.swift"))
   }
 
@@ -86,11 +87,12 @@ struct GeneratorTests {
     let raw = Sandbox.unique("aaa")
     let type = try GeneratedName(raw, kind: "screen").upper
     #expect(sandbox.run("screen", raw).status == 0)
-    let provider = try sandbox.read("Modules/Reactor/\(type)View/\(type)ViewServiceProvider.swift")
+    let provider = try sandbox.read(
+      "Modules/Features/\(type)/Reactor/\(type)ViewServiceProvider.swift")
     #expect(provider.contains("public protocol \(type)ViewServiceProvider: Sendable {}\n"))
     let test = try sandbox.read("Tests/ReactorTests/\(type)ViewReactorTests.swift")
-    #expect(test.hasPrefix("import \(type)Reactor\n") && importsAreSorted(test))
-    #expect(try sandbox.read("App/CompositionRoot.swift").hasPrefix("import \(type)Reactor\n"))
+    #expect(test.hasPrefix("import \(type)Feature\n") && importsAreSorted(test))
+    #expect(try sandbox.read("App/CompositionRoot.swift").hasPrefix("import \(type)Feature\n"))
   }
 
   @Test func aServiceIsCreatedOnceAndScreensCanUseItSpelledAsItWasCreated() throws {
@@ -128,7 +130,7 @@ struct GeneratorTests {
     #expect(result.status == 0, "\(result.errors)")
     #expect(
       try sandbox.read(
-        "Modules/Reactor/\(screen.upper)View/\(screen.upper)ViewServiceProvider.swift"
+        "Modules/Features/\(screen.upper)/Reactor/\(screen.upper)ViewServiceProvider.swift"
       )
       .contains("  var \(property): any \(type) { get }"))
   }
@@ -313,11 +315,11 @@ struct GeneratorTests {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
     // Only if this project has no such screen or service yet.
-    guard !sandbox.exists("Modules/Reactor/ClassView"),
+    guard !sandbox.exists("Modules/Features/Class"),
       !sandbox.exists("Modules/Service/TypeService.swift")
     else { return }
     #expect(sandbox.run("screen", "class").status == 0)
-    #expect(sandbox.exists("Modules/Reactor/ClassView/ClassViewReactor.swift"))
+    #expect(sandbox.exists("Modules/Features/Class/Reactor/ClassViewReactor.swift"))
     #expect(sandbox.run("service", "type").status == 0)
     #expect(
       try sandbox.read("App/AppServices.swift").contains("  let typeService: any TypeService\n"))
@@ -366,7 +368,7 @@ struct GeneratorTests {
     #expect(result.status == 0)
     #expect(
       result.output.contains(
-        "=== new file: Modules/Reactor/\(name.upper)View/\(name.upper)ViewReactor.swift"))
+        "=== new file: Modules/Features/\(name.upper)/Reactor/\(name.upper)ViewReactor.swift"))
     #expect(
       result.output.contains(
         "=== new file: Tests/FrontTests/\(name.upper)ViewControllerTests.swift"))

@@ -22,7 +22,7 @@ struct TransactionTests {
     let total = try movesOfAScreen()
     // The journal, five new files, four edits (manifest, root, app and test services).
     #expect(total == 10)
-    let folder = try GeneratedName(screen, kind: "screen").upper + "View"
+    let folder = try GeneratedName(screen, kind: "screen").upper
     for failingMove in 1...total {
       let sandbox = try Sandbox()
       defer { sandbox.cleanUp() }
@@ -35,7 +35,7 @@ struct TransactionTests {
       let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.root)
       #expect(
         !leftovers.contains { $0.hasPrefix(".build-trellis-gen") || $0.hasPrefix(".trellis-gen") })
-      #expect(!sandbox.exists("Modules/Reactor/\(folder)"))
+      #expect(!sandbox.exists("Modules/Features/\(folder)"))
     }
   }
 
@@ -86,8 +86,8 @@ struct TransactionTests {
     let result = sandbox.run("screen", screen)
     #expect(result.status == 1)
     #expect(result.errors.contains("is a symbolic link"), "\(result.errors)")
-    let folder = try GeneratedName(screen, kind: "screen").upper + "View"
-    #expect(!sandbox.exists("Modules/Reactor/\(folder)"))
+    let folder = try GeneratedName(screen, kind: "screen").upper
+    #expect(!sandbox.exists("Modules/Features/\(folder)"))
   }
 }
 
@@ -132,7 +132,7 @@ struct RenameTests {
     let new = try GeneratedName(Sandbox.unique("renamed"), kind: "project").upper
     let suffix = try GeneratedName(Sandbox.unique("settings"), kind: "screen").upper
     #expect(sandbox.run("screen", old + suffix).status == 0)
-    let bare = sandbox.exists("Modules/Reactor/\(old)View") ? nil : old
+    let bare = sandbox.exists("Modules/Features/\(old)") ? nil : old
     if let bare { #expect(sandbox.run("screen", bare).status == 0) }
     let result = sandbox.run("rename", new)
     #expect(result.status == 0, "\(result.errors)")
@@ -141,7 +141,7 @@ struct RenameTests {
     if bare != nil { #expect(manifest.contains("  \"\(old)\",\n")) }
     #expect(manifest.contains(".executable(name: \"\(new)\", targets: [\"\(new)\"])"))
     let composition = try sandbox.read("App/CompositionRoot.swift")
-    #expect(composition.contains("import \(old)\(suffix)Reactor\n"))
+    #expect(composition.contains("import \(old)\(suffix)Feature\n"))
     #expect(composition.contains("\(old)\(suffix)ViewController("))
     #expect(!composition.contains("\(new)\(suffix)"))
     #expect(
@@ -165,10 +165,10 @@ struct RenameTests {
     let name = try GeneratedName(Sandbox.unique("notes"), kind: "screen")
     #expect(sandbox.run("screen", name.kebab).status == 0)
     let before = try sandbox.snapshot()
-    let result = sandbox.run("rename", name.kebab + "-reactor")
+    let result = sandbox.run("rename", name.kebab + "-feature")
     #expect(result.status == 1)
     #expect(
-      result.errors.contains("is the name of a module of the project (\(name.upper)Reactor)"),
+      result.errors.contains("is the name of a module of the project (\(name.upper)Feature)"),
       "\(result.errors)")
     #expect(try sandbox.snapshot() == before)
   }

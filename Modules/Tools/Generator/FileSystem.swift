@@ -238,7 +238,12 @@ struct Transaction {
     // 3. Move everything into place, with interrupts held until the tree is whole again.
     let moved = InterruptDeferral.run { () -> Result<Void, GeneratorError> in
       do {
-        for directory in directories { try fileSystem.createDirectory(root + "/" + directory) }
+        // The journal names the topmost new folders (what an undo removes); each destination's
+        // whole folder is made, `Features/Name/Reactor` and `Features/Name/Front` alike.
+        for folder in Set(steps.map { ($0.destination as NSString).deletingLastPathComponent })
+        where !fileSystem.exists(root + "/" + folder) {
+          try fileSystem.createDirectory(root + "/" + folder)
+        }
         let edits = Dictionary(changes.edits.map { ($0.path, $0) }) { first, _ in first }
         for step in steps {
           // Checked again just before it is replaced: an edit made since planning is an error,

@@ -12,8 +12,9 @@
 # median and the three times. For the module-per-screen design, the app's sources are also
 # type-checked with -debug-time-function-bodies, so the slowest function (the composition root,
 # which grows with N) is reported without slowing the timed builds. The designs
-# (SCALE_DESIGNS, default both): `modules`, a module per generated screen's reactor (what the
-# generator writes), and `one-module`, every screen's reactor in the `Reactor` module. One line
+# (SCALE_DESIGNS, default both): `modules`, a feature module per generated screen, its reactor
+# and view together (what the generator writes), and `one-module`, every screen's reactor in the
+# `Reactor` module and every view in `Front`. One line
 # per N and design:
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
@@ -71,11 +72,25 @@ edit_view() {
 }
 no_edit() { :; }
 
-# Turns the copy into the one-module design: the generated screens' reactors compile in the
-# `Reactor` module (no `generatedScreens`), and what imported `<Screen>Reactor` imports `Reactor`.
+# Turns the copy into the one-module design: each generated screen's reactor and provider move
+# to `Modules/Reactor/<Name>View/` (the `Reactor` module) and its view to
+# `Modules/Front/Views/<Name>View/` (the `Front` module), as before feature modules; no
+# `generatedScreens`, and what imported `<Name>Feature` imports `Reactor` and `Front`, which
+# it already does.
 one_module() {
+  local feature name
+  for feature in Modules/Features/*/; do
+    name=$(basename "$feature")
+    mkdir -p "Modules/Reactor/${name}View" "Modules/Front/Views/${name}View"
+    mv "$feature"Reactor/*.swift "Modules/Reactor/${name}View/"
+    mv "$feature"Front/*.swift "Modules/Front/Views/${name}View/"
+    perl -ni -e 'print unless /^import Front$/' "Modules/Front/Views/${name}View/"*.swift
+  done
+  rm -rf Modules/Features
   perl -ni -e 'print unless /^  "Screen\d+",$/' Package.swift
-  perl -pi -e 's/^import Screen\d+Reactor$/import Reactor/' App/*.swift Modules/Front/Views/Screen*View/*.swift
+  perl -ni -e 'print unless /^import Screen\d+Feature$/' App/*.swift Tests/*/*.swift
+  # A view now needs its reactor's module, `Reactor`.
+  perl -0pi -e 's/\A/import Reactor\n/' Modules/Front/Views/Screen*View/*.swift
 }
 
 for count in "${counts[@]}"; do
@@ -94,8 +109,10 @@ for count in "${counts[@]}"; do
       build_app "$scratch/clean.log"
       clean_end=$(date +%s%N)
       build_app "$scratch/settle.log"
-      reactor=$(ls Modules/Reactor/Screen*View/*ViewReactor.swift | sed -n 1p)
-      view=$(ls Modules/Front/Views/Screen*View/*ViewController.swift | sed -n 1p)
+      reactor=$(ls Modules/Features/*/Reactor/*ViewReactor.swift \
+        Modules/Reactor/Screen*View/*ViewReactor.swift 2>/dev/null | sed -n 1p)
+      view=$(ls Modules/Features/*/Front/*ViewController.swift \
+        Modules/Front/Views/Screen*View/*ViewController.swift 2>/dev/null | sed -n 1p)
       incremental=$(time_builds reactor edit_reactor) || exit 1
       view_edit=$(time_builds view edit_view) || exit 1
       noop=$(time_builds noop no_edit) || exit 1
