@@ -24,7 +24,7 @@ public struct Generator: Sendable {
 
   /// The files a new screen adds and the edits that wire it in, as
   /// `Templates/Screen/templates.map` lists them: by default its reactor, service provider,
-  /// view controller and their tests, its module `<Name>Reactor` in `Package.swift`, its
+  /// view controller and their tests, its feature module `<Name>Feature` in `Package.swift`, its
   /// conformances on `AppServices` and `TestServices`, and its main-menu entry.
   ///
   /// - Parameter rawServices: the services its provider exposes, looked up in the map's

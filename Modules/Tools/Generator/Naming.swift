@@ -13,7 +13,7 @@ public struct GeneratedName: Equatable, Sendable {
   public let kebab: String
 
   /// The longest name the generator accepts, in UpperCamelCase characters: every path it
-  /// writes (`Modules/Reactor/<Name>View/<Name>ViewServiceProvider.swift`) and every line of
+  /// writes (`Modules/Features/<Name>/Reactor/<Name>ViewServiceProvider.swift`) and every line of
   /// its templates stays well inside file-system and `swift format` limits.
   public static let maximumLength = 35
 

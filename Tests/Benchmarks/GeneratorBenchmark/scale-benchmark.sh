@@ -109,10 +109,12 @@ for count in "${counts[@]}"; do
       build_app "$scratch/clean.log"
       clean_end=$(date +%s%N)
       build_app "$scratch/settle.log"
-      reactor=$(ls Modules/Features/*/Reactor/*ViewReactor.swift \
-        Modules/Reactor/Screen*View/*ViewReactor.swift 2>/dev/null | sed -n 1p)
-      view=$(ls Modules/Features/*/Front/*ViewController.swift \
-        Modules/Front/Views/Screen*View/*ViewController.swift 2>/dev/null | sed -n 1p)
+      # One design has one of each pair of folders.
+      reactor=$({ find Modules/Features Modules/Reactor -name 'Screen*ViewReactor.swift' \
+        2>/dev/null || true; } | sort | sed -n 1p)
+      view=$({ find Modules/Features Modules/Front -name 'Screen*ViewController.swift' \
+        2>/dev/null || true; } | sort | sed -n 1p)
+      [ -n "$reactor" ] && [ -n "$view" ] || { echo "no generated screen to edit" >&2; exit 1; }
       incremental=$(time_builds reactor edit_reactor) || exit 1
       view_edit=$(time_builds view edit_view) || exit 1
       noop=$(time_builds noop no_edit) || exit 1
