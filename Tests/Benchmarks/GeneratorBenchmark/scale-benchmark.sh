@@ -18,8 +18,12 @@
 # per N and design:
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
-#        incremental_view_s=... (a b c) noop_s=... (a b c) ratios_to_first_N: reactor=...
-#        view=... noop=... slowest_function_ms=... (file:line)
+#        incremental_view_s=... (a b c) noop_s=... (a b c) link_s=... ratios_to_first_N:
+#        reactor=... view=... noop=... slowest_function_ms=... (file:line)
+#
+# `link_s` is the app's link alone (median of three, its command taken from a verbose build);
+# with the no-op build (SwiftPM's planning, which it redoes on every build) it splits an edit
+# into planning, link, and the rest (compiling the edited module, the app's incremental check).
 #
 # The ratios compare each N with the first N of the same design (run the smallest first).
 # Extra `swift build` flags come from SCALE_BUILD_FLAGS, for example
@@ -72,6 +76,28 @@ edit_view() {
 }
 no_edit() { :; }
 
+# Times the app's link alone, three times, after one more reactor edit: the link command is
+# taken from a verbose build (not timed) and run again with another output file. Prints the
+# median. What an edit costs besides the link and the no-op build's planning is compiling.
+time_link() {
+  edit_reactor 9
+  swift build --product Trellis -v ${flags[@]+"${flags[@]}"} >"$PWD/verbose.log" 2>&1 \
+    || { echo "the verbose build failed ($PWD/verbose.log)" >&2; exit 1; }
+  local command times=() run
+  command=$(grep -e '-emit-executable' "$PWD/verbose.log" | grep -e '-module-name Trellis ' | tail -1)
+  [ -n "$command" ] || { echo "no link command in $PWD/verbose.log" >&2; exit 1; }
+  command=$(printf '%s' "$command" | sed -E 's| -o [^ ]+/Trellis | -o '"$PWD"'/link-probe |')
+  for run in 1 2 3; do
+    local begin end
+    begin=$(date +%s%N)
+    eval "$command" >"$PWD/link-$run.log" 2>&1 \
+      || { echo "the link failed ($PWD/link-$run.log)" >&2; exit 1; }
+    end=$(date +%s%N)
+    times+=("$(seconds "$begin" "$end")")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 2p
+}
+
 # Turns the copy into the one-module design: each generated screen's reactor and provider move
 # to `Modules/Reactor/<Name>View/` (the `Reactor` module) and its view to
 # `Modules/Front/Views/<Name>View/` (the `Front` module), as before feature modules; no
@@ -118,6 +144,7 @@ for count in "${counts[@]}"; do
       incremental=$(time_builds reactor edit_reactor) || exit 1
       view_edit=$(time_builds view edit_view) || exit 1
       noop=$(time_builds noop no_edit) || exit 1
+      link=$(time_link) || exit 1
       slowest="0 unknown"
       if [ "$design" = modules ]; then
         # Lines read `<ms>ms<TAB><file>:<line>:<column><TAB><function>`; keep the time and place.
@@ -127,10 +154,10 @@ for count in "${counts[@]}"; do
         slowest=$(grep -E '^[0-9.]+ms' "$scratch/typecheck.log" | sort -rn \
           | awk -F'\t' 'NR == 1 { sub(/ms$/, "", $1); print $1, $2 }')
       fi
-      echo "$(seconds "$start" "$clean_end")|$incremental|$view_edit|$noop|${slowest:-0 unknown}" \
+      echo "$(seconds "$start" "$clean_end")|$incremental|$view_edit|$noop|$link|${slowest:-0 unknown}" \
         >"$scratch/result"
     )
-    IFS='|' read -r clean incremental view_edit noop slowest <"$scratch/result"
+    IFS='|' read -r clean incremental view_edit noop link slowest <"$scratch/result"
     key="$design"
     if [ -z "${first[$key]:-}" ]; then first[$key]="${incremental%% *} ${view_edit%% *} ${noop%% *}"; fi
     read -r first_incremental first_view first_noop <<<"${first[$key]}"
@@ -138,7 +165,7 @@ for count in "${counts[@]}"; do
     echo "N=$count design=$design clean_build_s=$clean" \
       "incremental_reactor_s=${incremental%% *} (${incremental#* })" \
       "incremental_view_s=${view_edit%% *} (${view_edit#* })" \
-      "noop_s=${noop%% *} (${noop#* })" \
+      "noop_s=${noop%% *} (${noop#* }) link_s=$link" \
       "ratios_to_first_N: reactor=$(ratio "${incremental%% *}" "$first_incremental")" \
       "view=$(ratio "${view_edit%% *}" "$first_view") noop=$(ratio "${noop%% *}" "$first_noop")" \
       "slowest_function_ms=$slowest"
