@@ -13,30 +13,34 @@ import PackageDescription
 /// Every layer target runs the import check of `Modules/Tools/LayerRule`.
 let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
-/// The screens added by `trellis-gen screen`, which edits this list above its marker.
+/// The feature modules of the screens added by `trellis-gen screen`, which edits this list
+/// above its marker.
 ///
-/// Each one is a feature module of its own, `<Name>Feature` in `Modules/Features/<Name>/`: its
-/// reactor and service provider in `Reactor/`, its view controller in `Front/`. Editing a
-/// screen recompiles that small module and relinks the app, where the `Reactor` and `Front`
-/// modules would re-type-check every screen's declarations on each edit (the scale benchmark
-/// in README.md measures both). Each folder follows its layer's import rule (a file in
-/// `Reactor/` may not import `Front`), checked by the `LayerRule` run of that layer. The demo's
-/// own screens live in `Reactor` and `Front`, which feature modules build on.
-let generatedScreens: [String] = [
-  // trellis:screens
+/// A feature module, `<Feature>Feature` in `Modules/Features/<Feature>/`, holds one screen
+/// (`trellis-gen screen Orders`) or the screens of one feature (`trellis-gen screen
+/// OrderDetail --feature Orders` adds a screen to `OrdersFeature`): their reactors and service
+/// providers in `Reactor/`, their view controllers in `Front/`. Editing a screen recompiles that
+/// small module and relinks the app, where the `Reactor` and `Front` modules would re-type-check
+/// every screen's declarations on each edit; and the fewer the modules, the less SwiftPM plans
+/// on every build (the scale benchmark in README.md measures all three). Each folder follows its
+/// layer's import rule (a file in `Reactor/` may not import `Front`), checked by the `LayerRule`
+/// run of that layer. The demo's own screens live in `Reactor` and `Front`, which feature modules
+/// build on.
+let generatedFeatures: [String] = [
+  // trellis:features
 ]
 
 /// The feature modules, as dependencies of the app and the tests.
-let screenModules: [Target.Dependency] = generatedScreens.map { .target(name: "\($0)Feature") }
+let featureModules: [Target.Dependency] = generatedFeatures.map { .target(name: "\($0)Feature") }
 
-/// One feature module per generated screen. It has no plugin of its own: the `LayerRule` runs
-/// of `Front` and `Reactor` check its `Front/` and `Reactor/` folders (a plugin per module made
+/// The feature modules' targets. They have no plugin of their own: the `LayerRule` runs of
+/// `Front` and `Reactor` check their `Front/` and `Reactor/` folders (a plugin per module made
 /// every build plan at 200 screens slower, and SwiftPM crashed now and then running them).
-let screenTargets: [Target] = generatedScreens.map { screen in
+let featureTargets: [Target] = generatedFeatures.map { feature in
   .target(
-    name: "\(screen)Feature",
+    name: "\(feature)Feature",
     dependencies: ["Front", "Reactor", "Service", "Core"],
-    path: "Modules/Features/\(screen)"
+    path: "Modules/Features/\(feature)"
   )
 }
 
@@ -91,7 +95,7 @@ let package = Package(
       name: "Trellis",
       dependencies: [
         "Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend",
-      ] + screenModules,
+      ] + featureModules,
       path: "App",
       plugins: layerRule
     ),
@@ -130,7 +134,7 @@ let package = Package(
 
     .target(
       name: "TestSupport",
-      dependencies: ["Reactor", "Service", "Repository", "Network", "Core"] + screenModules,
+      dependencies: ["Reactor", "Service", "Repository", "Network", "Core"] + featureModules,
       path: "Tests/TestSupport"
     ),
 
@@ -173,11 +177,11 @@ let package = Package(
       name: "DemoBackendTests", dependencies: ["DemoBackend", "LoopbackServer", "Network", "Core"]),
     .testTarget(
       name: "ReactorTests",
-      dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"] + screenModules),
+      dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"] + featureModules),
     .testTarget(
       name: "FrontTests",
       dependencies: ["Front", "FrontTesting", "Reactor", "Service", "Core", "TestSupport"]
-        + screenModules,
+        + featureModules,
       exclude: ["__Snapshots__"]),
     .testTarget(name: "GeneratorTests", dependencies: ["TrellisGenerator"]),
     .testTarget(
@@ -185,6 +189,6 @@ let package = Package(
       dependencies: [
         "Trellis", "Front", "Reactor", "Service", "DemoBackend", "LoopbackServer", "Core",
       ]),
-  ] + screenTargets,
+  ] + featureTargets,
   swiftLanguageModes: [.v6]
 )

@@ -51,7 +51,7 @@ struct GeneratorTests {
     }
     // The module, above its marker, which stays.
     #expect(
-      line("  \"\(type)\",", isAbove: "// trellis:screens", in: try sandbox.read("Package.swift")))
+      line("  \"\(type)\",", isAbove: "// trellis:features", in: try sandbox.read("Package.swift")))
     // The app's and the tests' services conform to the screen's provider.
     let services = try sandbox.read("App/AppServices.swift")
     #expect(
@@ -93,6 +93,75 @@ struct GeneratorTests {
     let test = try sandbox.read("Tests/ReactorTests/\(type)ViewReactorTests.swift")
     #expect(test.hasPrefix("import \(type)Feature\n") && importsAreSorted(test))
     #expect(try sandbox.read("App/CompositionRoot.swift").hasPrefix("import \(type)Feature\n"))
+  }
+
+  /// `--feature` puts several screens in one feature module: the first makes the module, the
+  /// next only add their files and wiring (no second manifest entry, no repeated import).
+  @Test func screensOfOneFeatureShareItsModule() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let feature = try GeneratedName(Sandbox.unique("orders") + "-feature", kind: "feature")
+    let list = try GeneratedName(Sandbox.unique("order-list"), kind: "screen")
+    let detail = try GeneratedName(Sandbox.unique("order-detail"), kind: "screen")
+    let first = sandbox.run("screen", list.kebab, "--feature", feature.kebab + "-feature")
+    #expect(first.status == 0, "\(first.errors)")
+    let afterFirst = try sandbox.snapshot()
+    let second = sandbox.run("screen", detail.kebab, "--feature", feature.upper)
+    #expect(second.status == 0, "\(second.errors)")
+    let folder = "Modules/Features/\(feature.upper)"
+    for screen in [list, detail] {
+      #expect(sandbox.exists("\(folder)/Reactor/\(screen.upper)ViewReactor.swift"))
+      #expect(sandbox.exists("\(folder)/Reactor/\(screen.upper)ViewServiceProvider.swift"))
+      #expect(sandbox.exists("\(folder)/Front/\(screen.upper)ViewController.swift"))
+      #expect(!sandbox.exists("Modules/Features/\(screen.upper)"))
+      let test = try sandbox.read("Tests/ReactorTests/\(screen.upper)ViewReactorTests.swift")
+      #expect(test.contains("import \(feature.upper)Feature\n") && importsAreSorted(test))
+    }
+    // The manifest lists the feature once, and the second screen left it as it was.
+    let manifest = try sandbox.read("Package.swift")
+    #expect(
+      manifest.components(separatedBy: "\n").filter { $0 == "  \"\(feature.upper)\"," }.count == 1)
+    #expect(manifest == afterFirst["Package.swift"])
+    #expect(!second.output.contains("updated Package.swift"))
+    for path in ["App/CompositionRoot.swift", "App/AppServices.swift"] {
+      let text = try sandbox.read(path)
+      #expect(
+        text.components(separatedBy: "import \(feature.upper)Feature\n").count == 2, "\(path)")
+      #expect(
+        text.contains("\(detail.upper)ViewController(reactor:")
+          == (path == "App/CompositionRoot.swift"), "\(path)")
+    }
+    // A screen named like the feature joins it too.
+    #expect(sandbox.run("screen", feature.kebab).status == 0)
+    #expect(sandbox.exists("\(folder)/Reactor/\(feature.upper)ViewReactor.swift"))
+  }
+
+  /// A feature folder the manifest does not list (its files would join the new module unseen),
+  /// or a feature named like a listed one but for case, is refused.
+  @Test func aFeatureTheManifestDoesNotKnowIsRefused() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let stray = try GeneratedName(Sandbox.unique("stray"), kind: "feature")
+    try sandbox.write("// left behind\n", to: "Modules/Features/\(stray.upper)/Front/Old.swift")
+    let before = try sandbox.snapshot()
+    let refused = sandbox.run("screen", Sandbox.unique("report"), "--feature", stray.kebab)
+    #expect(refused.status == 1)
+    #expect(
+      refused.errors.contains(
+        "Modules/Features/\(stray.upper) exists, but generatedFeatures in Package.swift does not "
+          + "list \"\(stray.upper)\""), "\(refused.errors)")
+    #expect(try sandbox.snapshot() == before)
+    let shop = try GeneratedName(Sandbox.unique("shop"), kind: "feature")
+    #expect(sandbox.run("screen", Sandbox.unique("cart"), "--feature", shop.upper).status == 0)
+    let listed = try sandbox.snapshot()
+    let differing = sandbox.run(
+      "screen", Sandbox.unique("checkout"), "--feature", shop.upper.uppercased())
+    #expect(differing.status == 1)
+    #expect(
+      differing.errors.contains(
+        "the feature \(shop.upper.uppercased()) differs only in case from the feature "
+          + "\(shop.upper)"), "\(differing.errors)")
+    #expect(try sandbox.snapshot() == listed)
   }
 
   @Test func aServiceIsCreatedOnceAndScreensCanUseItSpelledAsItWasCreated() throws {
@@ -272,6 +341,8 @@ struct GeneratorTests {
 
   @Test(arguments: [
     (["screen", "my-screen!"], "is not a Swift identifier"),
+    (["screen", "reports", "--feature", "feature"], "only names the kind"),
+    (["screen", "reports", "--feature", "9lives"], "it must start with a letter"),
     (["service", "service"], "only names the kind"),
     (["screen", String(repeating: "x", count: 36)], "the limit is 35"),
     (["screen", "reports", "--services", "weather-zzqx"], "there is no service \"WeatherZzqx\""),
@@ -330,7 +401,7 @@ struct GeneratorTests {
     defer { sandbox.cleanUp() }
     for (path, marker) in [
       ("App/CompositionRoot.swift", "// trellis:menu-entries"),
-      ("Package.swift", "// trellis:screens"),
+      ("Package.swift", "// trellis:features"),
       ("App/AppServices.swift", "// trellis:screen-services"),
       ("Tests/TestSupport/TestServices.swift", "// trellis:test-screen-services"),
     ] {
@@ -387,6 +458,8 @@ struct GeneratorTests {
     #expect(sandbox.run("screen").status == 2)
     #expect(sandbox.run("launch", "rockets").status == 2)
     #expect(sandbox.run("service", "x", "--services", "user").status == 2)
+    #expect(sandbox.run("service", "x", "--feature", "orders").status == 2)
+    #expect(sandbox.run("screen", "x", "--feature").status == 2)
     #expect(sandbox.run("screen", "x", "--frobnicate").status == 2)
   }
 }

@@ -135,14 +135,14 @@ struct ManifestTests {
     source: #"""
       let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
-      let generatedScreens: [String] = [
+      let generatedFeatures: [String] = [
         "Notes",  // a comment
-        // trellis:screens
+        // trellis:features
       ]
 
-      let screenModules: [Target.Dependency] = generatedScreens.map { .target(name: "\($0)Reactor") }
+      let featureModules: [Target.Dependency] = generatedFeatures.map { .target(name: "\($0)Reactor") }
 
-      let screenTargets: [Target] = generatedScreens.map { screen in
+      let featureTargets: [Target] = generatedFeatures.map { screen in
         .target(
           name: "\(screen)Reactor", dependencies: ["Reactor"], path: "Modules/Reactor/\(screen)View")
       }
@@ -152,11 +152,11 @@ struct ManifestTests {
         targets: [
           .target(name: "Core", path: "Modules/Core"),
           .target(name: "Reactor", dependencies: ["Core"], path: "Modules/Reactor"),
-          .target(name: "Front", dependencies: ["Reactor", .target(name: "Core")] + screenModules),
+          .target(name: "Front", dependencies: ["Reactor", .target(name: "Core")] + featureModules),
           .executableTarget(name: "App", dependencies: ["Front"], path: "App"),
           .testTarget(name: "FrontTests", dependencies: ["Front"]),
           .plugin(name: "LayerRule", capability: .buildTool()),
-        ] + screenTargets
+        ] + featureTargets
       )
       """#)
 
@@ -170,7 +170,7 @@ struct ManifestTests {
     #expect(byName["FrontTests"]?.path == "Tests/FrontTests")
     #expect(byName["Front"]?.dependencies == ["Reactor", "Core", "NotesReactor"])
     #expect(byName["NotesReactor"]?.path == "Modules/Reactor/NotesView")
-    #expect(manifest.generatedScreens == ["Notes"])
+    #expect(manifest.generatedFeatures == ["Notes"])
   }
 
   @Test func aFileBelongsToTheDeepestTargetAndSeesWhatItDependsOn() {

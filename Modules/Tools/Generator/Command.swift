@@ -7,10 +7,11 @@ public enum GeneratorCommand {
     Usage: trellis-gen <command> NAME [options]
 
     Commands:
-      screen NAME        Add a screen: its ViewReactor and ViewServiceProvider (the module
-                         NAMEReactor in Package.swift), its ViewController, a reactor test and a
-                         view test, its conformances on AppServices and TestServices, and an
-                         entry in the main menu (App/CompositionRoot.swift).
+      screen NAME        Add a screen: its ViewReactor, ViewServiceProvider and ViewController
+                         in the feature module NAMEFeature (Modules/Features/NAME, listed in
+                         Package.swift), a reactor test and a view test, its conformances on
+                         AppServices and TestServices, and an entry in the main menu
+                         (App/CompositionRoot.swift).
       service NAME       Add a service (protocol + implementation) with a test, created in the
                          composition root and kept in AppServices for screens to use.
       repository NAME    Add a repository (DataAPI, DataModels model, Repo) with a test, created
@@ -22,6 +23,9 @@ public enum GeneratorCommand {
       --services A,B     screen: the services its ServiceProvider exposes, among those in
                          App/AppServices.swift (user, task, or a generated one such as billing).
       --route PATH       screen: the link trellis://PATH opens it (such as reports/weekly).
+      --feature NAME     screen: put it in the feature module NAMEFeature with the feature's
+                         other screens (made if new), instead of a module of its own: fewer
+                         modules build faster (README.md, "Feature modules").
       --dry-run          Print every new file and the diff of every changed file; write nothing.
       --root PATH        The project (default: the current directory).
       -h, --help         Show this help.
@@ -42,6 +46,7 @@ public enum GeneratorCommand {
     var positional: [String] = []
     var services: [String] = []
     var route: String?
+    var feature: String?
     var isDryRun = false
     var root = currentDirectory
     var iterator = arguments.makeIterator()
@@ -63,6 +68,12 @@ public enum GeneratorCommand {
           return 2
         }
         route = path
+      case "--feature":
+        guard let name = iterator.next() else {
+          errors("trellis-gen: --feature needs a name such as orders\n\n\(usage)")
+          return 2
+        }
+        feature = name
       case "--root":
         guard let path = iterator.next() else {
           errors("trellis-gen: --root needs a path\n\n\(usage)")
@@ -91,7 +102,9 @@ public enum GeneratorCommand {
       }
       let changes: ChangeSet
       switch command {
-      case "screen": changes = try generator.planScreen(name, services: services, route: route)
+      case "screen":
+        changes = try generator.planScreen(
+          name, services: services, route: route, feature: feature)
       case "service": changes = try generator.planService(name)
       case "repository": changes = try generator.planRepository(name)
       case "rename": changes = try generator.planRename(name)
@@ -99,8 +112,8 @@ public enum GeneratorCommand {
         errors("trellis-gen: unknown command \(command)\n\n\(usage)")
         return 2
       }
-      if !services.isEmpty || route != nil, command != "screen" {
-        errors("trellis-gen: --services and --route apply to screens only")
+      if !services.isEmpty || route != nil || feature != nil, command != "screen" {
+        errors("trellis-gen: --services, --route and --feature apply to screens only")
         return 2
       }
       if isDryRun {

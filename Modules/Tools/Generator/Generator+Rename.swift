@@ -30,7 +30,7 @@ extension Generator {
   ///
   /// The old name is replaced where it is the identity only: as a whole identifier
   /// (`Trellis`, not `TrellisSettings`, the screen a team named), in `Package.swift` as the
-  /// package's, product's and app target's name (not in the list of generated screens), and
+  /// package's, product's and app target's name (not in the list of generated features), and
   /// in lowercase as the data folder and log file (`trellis`, `trellis.log`; not
   /// `trellis-gen` or the `trellis:` markers). So it works at any time, not only right after
   /// cloning. The layers keep their names.
@@ -124,12 +124,12 @@ extension Generator {
   }
 
   /// `manifest` with the string `"old"` replaced by `"new"` (the package, the product, the
-  /// app's target and the tests' dependency on it), except in the list of generated screens:
-  /// a screen the team named like the project keeps its name.
+  /// app's target and the tests' dependency on it), except in the list of generated features:
+  /// a feature the team named like the project keeps its name.
   static func renamingPackage(in manifest: String, from old: String, to new: String) -> String {
     var result = ""
     var rest = Substring(manifest)
-    if let list = manifest.range(of: "let generatedScreens"),
+    if let list = manifest.range(of: "let generatedFeatures"),
       let end = manifest[list.upperBound...].range(of: "\n]")
     {
       result += manifest[..<list.lowerBound].replacingOccurrences(

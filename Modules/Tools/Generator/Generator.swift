@@ -11,8 +11,11 @@ public struct Generator: Sendable {
   /// Where the composition root is.
   public static let compositionRootPath = "App/CompositionRoot.swift"
 
-  /// Where the package manifest, which lists the generated screens' modules, is.
+  /// Where the package manifest, which lists the generated feature modules, is.
   public static let manifestPath = "Package.swift"
+
+  /// Where the feature modules' folders are (`Modules/Features/<Feature>/`).
+  public static let featuresFolder = "Modules/Features"
 
   /// A generator for the project at `root`.
   public init(root: String, fileSystem: any GeneratorFileSystem = LocalFileSystem()) {
@@ -24,18 +27,29 @@ public struct Generator: Sendable {
 
   /// The files a new screen adds and the edits that wire it in, as
   /// `Templates/Screen/templates.map` lists them: by default its reactor, service provider,
-  /// view controller and their tests, its feature module `<Name>Feature` in `Package.swift`, its
-  /// conformances on `AppServices` and `TestServices`, and its main-menu entry.
+  /// view controller and their tests, its feature module `<Feature>Feature` in `Package.swift`
+  /// (unless the module exists), its conformances on `AppServices` and `TestServices`, and its
+  /// main-menu entry.
   ///
   /// - Parameter rawServices: the services its provider exposes, looked up in the map's
   ///   `services` file (`App/AppServices.swift`): `user`, `UserService` or `user-service`.
   /// - Parameter route: the path of a link that opens the screen (`reports/weekly` for
   ///   `trellis://reports/weekly`), if it should have one.
+  /// - Parameter rawFeature: the feature module the screen belongs to (`orders` for
+  ///   `OrdersFeature` in `Modules/Features/Orders/`), created if the manifest does not list it
+  ///   yet; by default one named like the screen.
   public func planScreen(
-    _ rawName: String, services rawServices: [String], route: String? = nil
+    _ rawName: String, services rawServices: [String], route: String? = nil,
+    feature rawFeature: String? = nil
   ) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "screen")
     var values = Self.values(for: name)
+    let feature =
+      try rawFeature.map { (raw) throws(GeneratorError) in
+        try GeneratedName(raw, kind: "feature")
+      } ?? name
+    values["Feature"] = .text(feature.upper)
+    values["isNewFeature"] = .flag(try isNewFeature(feature))
     let composition = try read(Self.compositionRootPath)
     let route = try route.map { (path) throws(GeneratorError) in
       try checkedRoute(path, in: composition)
@@ -47,6 +61,29 @@ public struct Generator: Sendable {
     let changes = try plan(map, folder: "Screen", kind: "screen", name: name, values: values)
     try refuseTakenMenuTitle(name, in: composition)
     return changes
+  }
+
+  /// Whether `feature`'s module is still to be made: false when `Package.swift` lists it in
+  /// `generatedFeatures`.
+  ///
+  /// - Throws: ``GeneratorError`` when its folder exists but the manifest does not list it
+  ///   (its files would join the new module unseen), or when a listed feature's name differs
+  ///   only in case (one folder on case-insensitive file systems).
+  func isNewFeature(_ feature: GeneratedName) throws(GeneratorError) -> Bool {
+    let listed = PackageManifest(source: try read(Self.manifestPath)).generatedFeatures
+    if listed.contains(feature.upper) { return false }
+    if let other = listed.first(where: { $0.lowercased() == feature.upper.lowercased() }) {
+      throw GeneratorError(
+        "the feature \(feature.upper) differs only in case from the feature \(other) in "
+          + "\(Self.manifestPath); use \(other) or another name; nothing was changed")
+    }
+    let folder = "\(Self.featuresFolder)/\(feature.upper)"
+    if fileSystem.exists(root + "/" + folder) {
+      throw GeneratorError(
+        "\(folder) exists, but generatedFeatures in \(Self.manifestPath) does not list "
+          + "\"\(feature.upper)\": add it there, or move the folder away; nothing was changed")
+    }
+    return true
   }
 
   /// The files a new service adds and the edits that create it in the composition root and

@@ -3,8 +3,8 @@
 ///
 /// It understands the shapes SwiftPM manifests use: `.target(name:dependencies:path:)`
 /// calls (also `.executableTarget`, `.testTarget`, `.plugin`) with string dependencies, and
-/// lists built with `generatedScreens.map { ... "\($0)..." ... }` as Trellis's manifest does
-/// for the generated screens' modules. Sources of a target without a `path:` are in
+/// lists built with `generatedFeatures.map { ... "\($0)..." ... }` as Trellis's manifest does
+/// for the generated feature modules. Sources of a target without a `path:` are in
 /// `Sources/<name>` (`Tests/<name>` for a test target).
 struct PackageManifest {
   /// One target.
@@ -17,27 +17,27 @@ struct PackageManifest {
     var dependencies: [String]
   }
 
-  /// Every target, the generated screens' included.
+  /// Every target, the generated feature modules included.
   private(set) var targets: [Target] = []
-  /// The entries of `generatedScreens`.
-  private(set) var generatedScreens: [String] = []
+  /// The entries of `generatedFeatures`.
+  private(set) var generatedFeatures: [String] = []
 
   private let source: String
 
   /// Reads `source`, the text of a `Package.swift`.
   init(source: String) {
     self.source = Self.strippingComments(source)
-    generatedScreens = Self.quotedStrings(in: definition(of: "generatedScreens") ?? "")
+    generatedFeatures = Self.quotedStrings(in: definition(of: "generatedFeatures") ?? "")
     // A plugin's usage (`.plugin(name: "LayerRule")`) is not a plugin target.
     let calls = targetCalls(in: self.source).filter {
       $0.kind != "plugin" || $0.arguments.contains("capability:")
     }
     targets = calls.compactMap { target(from: $0) }
-    // A list of targets built from the generated screens (`] + screenTargets`).
-    for (name, body) in listDefinitions() where body.contains("generatedScreens.map") {
+    // A list of targets built from the generated features (`] + featureTargets`).
+    for (name, body) in listDefinitions() where body.contains("generatedFeatures.map") {
       guard source.contains("+ \(name)"), body.contains(".target(") else { continue }
-      for screen in generatedScreens {
-        let expanded = Self.substituting(screen, in: body)
+      for feature in generatedFeatures {
+        let expanded = Self.substituting(feature, in: body)
         targets += targetCalls(in: expanded).compactMap { target(from: $0) }
       }
     }
@@ -80,8 +80,8 @@ struct PackageManifest {
   // MARK: Parsing
 
   private func target(from call: (kind: String, arguments: String)) -> Target? {
-    // The template of `generatedScreens.map { .target(name: "\($0)Reactor", ...) }` is
-    // expanded for each screen, not read as a target.
+    // The template of `generatedFeatures.map { .target(name: "\($0)Reactor", ...) }` is
+    // expanded for each feature, not read as a target.
     guard let name = Self.stringArgument("name", in: call.arguments), !name.contains("\\(")
     else { return nil }
     let folder = call.kind == "testTarget" ? "Tests" : "Sources"
@@ -92,12 +92,12 @@ struct PackageManifest {
     var dependencies: [String] = []
     if let list = Self.bracketedArgument("dependencies", in: call.arguments) {
       dependencies = Self.quotedStrings(in: list.literal)
-      // `[...] + screenModules`: a list defined elsewhere in the manifest.
+      // `[...] + featureModules`: a list defined elsewhere in the manifest.
       for identifier in list.appended {
         guard let body = definition(of: identifier) else { continue }
-        if body.contains("generatedScreens.map") {
-          for screen in generatedScreens {
-            dependencies += Self.quotedStrings(in: Self.substituting(screen, in: body))
+        if body.contains("generatedFeatures.map") {
+          for feature in generatedFeatures {
+            dependencies += Self.quotedStrings(in: Self.substituting(feature, in: body))
           }
         } else {
           dependencies += Self.quotedStrings(in: body)
@@ -235,7 +235,7 @@ struct PackageManifest {
     text.matches(of: #/"((?:[^"\\]|\\.)*)"/#).map { String($0.output.1) }
   }
 
-  /// `text` with `\($0)` and `\(screen)`-style interpolations replaced by `value`.
+  /// `text` with `\($0)` and `\(feature)`-style interpolations replaced by `value`.
   static func substituting(_ value: String, in text: String) -> String {
     text.replacing(#/\\\(\s*[$\w]+\s*\)/#, with: value)
   }

@@ -31,9 +31,11 @@ public struct GeneratedName: Equatable, Sendable {
     "screen": [["view", "controller"], ["view", "reactor"], ["view"], ["screen"]],
     "service": [["service", "impl"], ["service"]],
     "repository": [["repository"], ["repo", "impl"], ["repo"]],
+    "feature": [["feature"]],
   ]
 
-  /// Parses `raw`, the name of a `kind` ("screen", "service", "repository" or "project").
+  /// Parses `raw`, the name of a `kind` ("screen", "service", "repository", "feature" or
+  /// "project").
   ///
   /// A screen's, service's or repository's name is always followed by a suffix in the code
   /// (`NameViewReactor`, `NameService`), so words like `class` or `task` are fine there; a

@@ -1,7 +1,8 @@
 /// What one kind of generated code is made of: the `templates.map` file of its folder in
 /// `Templates/` (`Templates/Screen/templates.map` for screens). One directive per line, words
 /// separated by spaces, `#` starting a comment line; placeholders such as `{{Name}}` are
-/// filled in first:
+/// filled in first, and a line that a section leaves empty
+/// (`{{#isNewFeature}}module {{Feature}}Feature{{/isNewFeature}}`) is skipped:
 ///
 /// - `file TEMPLATE DESTINATION`: a new file, `TEMPLATE` rendered to `DESTINATION`;
 /// - `insert TEMPLATE FILE MARKER`: `TEMPLATE` rendered and inserted in the existing `FILE`
@@ -52,12 +53,14 @@ struct TemplateMap: Equatable {
       let location = "\(name):\(offset + 1)"
       let line = try Template(source: trimmed, name: location).render(values)
       let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+      // A directive inside a section that dropped out (`{{#isNewFeature}}...`) is skipped.
+      guard let directive = words.first else { continue }
       func expect(_ count: Int, _ shape: String) throws(GeneratorError) {
         guard words.count == count else {
           throw GeneratorError("\(location): expected `\(shape)`, found `\(line)`")
         }
       }
-      switch words[0] {
+      switch directive {
       case "file":
         try expect(3, "file TEMPLATE DESTINATION")
         files.append(
@@ -82,7 +85,7 @@ struct TemplateMap: Equatable {
         servicesFile = try Self.checked(words[1], location)
       default:
         throw GeneratorError(
-          "\(location): unknown directive \"\(words[0])\" (file, insert, import, module, services; "
+          "\(location): unknown directive \"\(directive)\" (file, insert, import, module, services; "
             + "see Templates/README.md)")
       }
     }

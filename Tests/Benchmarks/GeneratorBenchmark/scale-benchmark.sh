@@ -12,10 +12,11 @@
 # median and the three times. For the module-per-screen design, the app's sources are also
 # type-checked with -debug-time-function-bodies, so the slowest function (the composition root,
 # which grows with N) is reported without slowing the timed builds. The designs
-# (SCALE_DESIGNS, default both): `modules`, a feature module per generated screen, its reactor
-# and view together (what the generator writes), and `one-module`, every screen's reactor in the
-# `Reactor` module and every view in `Front`. One line
-# per N and design:
+# (SCALE_DESIGNS, default all three): `modules`, a feature module per generated screen, its
+# reactor and view together (what `trellis-gen screen` writes); `grouped`, the screens in
+# feature modules of SCALE_SCREENS_PER_FEATURE (default 10) screens each, as a team groups the
+# screens of one feature (`trellis-gen screen --feature`); and `one-module`, every screen's
+# reactor in the `Reactor` module and every view in `Front`. One line per N and design:
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
 #        incremental_view_s=... (a b c) noop_s=... (a b c) link_s=... ratios_to_first_N:
@@ -101,7 +102,7 @@ time_link() {
 # Turns the copy into the one-module design: each generated screen's reactor and provider move
 # to `Modules/Reactor/<Name>View/` (the `Reactor` module) and its view to
 # `Modules/Front/Views/<Name>View/` (the `Front` module), as before feature modules; no
-# `generatedScreens`, and what imported `<Name>Feature` imports `Reactor` and `Front`, which
+# `generatedFeatures`, and what imported `<Name>Feature` imports `Reactor` and `Front`, which
 # it already does.
 one_module() {
   local feature name
@@ -120,7 +121,7 @@ one_module() {
 }
 
 for count in "${counts[@]}"; do
-  for design in ${SCALE_DESIGNS:-modules one-module}; do
+  for design in ${SCALE_DESIGNS:-modules grouped one-module}; do
     scratch=$(mktemp -d)
     git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
       if [ -e "$file" ]; then cp --parents "$file" "$scratch/"; fi
@@ -128,9 +129,13 @@ for count in "${counts[@]}"; do
     (
       cd "$scratch"
       for index in $(seq -w 1 "$count"); do
-        "$generator" screen "screen-$index" --services user >/dev/null
+        feature=()
+        if [ "$design" = grouped ]; then
+          feature=(--feature "group-$(((10#$index - 1) / ${SCALE_SCREENS_PER_FEATURE:-10} + 1))")
+        fi
+        "$generator" screen "screen-$index" --services user ${feature[@]+"${feature[@]}"} >/dev/null
       done
-      [ "$design" = modules ] || one_module
+      [ "$design" != one-module ] || one_module
       start=$(date +%s%N)
       build_app "$scratch/clean.log"
       clean_end=$(date +%s%N)
