@@ -80,7 +80,7 @@ struct PackageManifest {
   // MARK: Parsing
 
   private func target(from call: (kind: String, arguments: String)) -> Target? {
-    // The template of `generatedFeatures.map { .target(name: "\($0)Reactor", ...) }` is
+    // The template of `generatedFeatures.map { .target(name: "\($0)Feature", ...) }` is
     // expanded for each feature, not read as a target.
     guard let name = Self.stringArgument("name", in: call.arguments), !name.contains("\\(")
     else { return nil }

@@ -10,9 +10,10 @@
 # for. Then three timed rebuilds after editing one generated reactor (a string in its `mutate`),
 # three after editing one generated view (its heading), and three no-op builds; each reports its
 # median and the three times (each edit is made a second after the previous build and each
-# timed build is checked to have compiled it: see time_builds). For the module-per-screen design, the app's sources are also
-# type-checked with -debug-time-function-bodies, so the slowest function (the composition root,
-# which grows with N) is reported without slowing the timed builds. The designs
+# timed build is checked to have compiled it: see time_builds). For the module-per-screen
+# design, the app's sources are also type-checked with -debug-time-function-bodies, so the
+# slowest function (the composition root, which grows with N) is reported without slowing the
+# timed builds. The designs
 # (SCALE_DESIGNS, default all three): `modules`, a feature module per generated screen, its
 # reactor and view together (what `trellis-gen screen` writes); `grouped`, the screens in
 # feature modules of SCALE_SCREENS_PER_FEATURE (default 10) screens each, as a team groups the
