@@ -9,6 +9,8 @@ public protocol EventRepo: Sendable {
   /// Connects and yields events until the consuming task is cancelled, reconnecting (with
   /// `Last-Event-ID`) when the connection drops.
   func events() -> AsyncStream<ServerEventModel>
+  /// Reconnects now if the stream is waiting to reconnect: the network is known to be back.
+  func reconnectNow()
 }
 
 /// The ``EventRepo`` over ``EventDataAPI`` and an `EventStreamClient`.
@@ -29,6 +31,11 @@ public final class EventRepoImpl: EventRepo {
 
   /// See ``EventRepo/connectionState``.
   public var connectionState: Relay<EventStreamState> { client.state }
+
+  /// See ``EventRepo/reconnectNow()``.
+  public func reconnectNow() {
+    client.reconnectNow()
+  }
 
   /// See ``EventRepo/events()``.
   public func events() -> AsyncStream<ServerEventModel> {

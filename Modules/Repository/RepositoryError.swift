@@ -69,7 +69,11 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
         self = .unauthorized("You are signed out. Sign in to continue.")
       case .untrustedOrigin:
         self = .validation("The request could not be made: \(failure)", fields: [:])
-      case .refreshFailed, .rejected, .refreshLoop:
+      case .refreshUnavailable:
+        self = .offline(
+          "The server cannot be reached to renew your session. You are still signed in; "
+            + "try again when the connection is back.")
+      case .refreshRejected, .rejected, .refreshLoop:
         self = .unauthorized("Your session has ended. Sign in again.")
       }
     case .invalidRequest(let reason):

@@ -28,7 +28,7 @@ struct EndToEndTests {
     let outcome = await app.run(
       Self.signIn + """
 
-        expect ● Online
+        expect ● Live
         menu New task
         select project Backend
         expect Q1 Hardening
@@ -98,7 +98,7 @@ struct EndToEndTests {
     let app = try AppHarness(.embedded)
     defer { app.cleanUp() }
     #expect(
-      await app.run(Self.signIn + "\nmenu Profile\nexpect Display name: Alice Kim\nexpect ● Online")
+      await app.run(Self.signIn + "\nmenu Profile\nexpect Display name: Alice Kim\nexpect ● Live")
         == .completed(commands: 8))
     app.backend.revokeSessions(of: "alice")
     let outcome = await app.run(
@@ -113,7 +113,7 @@ struct EndToEndTests {
     let app = try AppHarness(.embedded)
     defer { app.cleanUp() }
     #expect(
-      await app.run(Self.signIn + "\nexpect ● Online\nmenu Tasks\nexpect Crash when rotating")
+      await app.run(Self.signIn + "\nexpect ● Live\nmenu Tasks\nexpect Crash when rotating")
         == .completed(commands: 8))
     app.backend.createTaskElsewhere(projectID: 1, title: "Made by Carol")
     #expect(await app.run("expect Made by Carol") == .completed(commands: 1))

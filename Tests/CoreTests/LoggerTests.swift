@@ -105,3 +105,29 @@ struct LoggerTests {
     #expect(!sink.messages.contains { $0.contains("hunter2") })
   }
 }
+
+@Suite("A log file shared by two instances of the app")
+struct SharedLogFileTests {
+  @Test func twoSinksOnOneFileNeverClobberEachOthersLines() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-log-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("app.log")
+    // Two instances of the app, each with its own open file.
+    let first = try FileLogSink(url: url)
+    let second = try FileLogSink(url: url)
+    await withTaskGroup(of: Void.self) { group in
+      for (name, sink) in [("first", first), ("second", second)] {
+        group.addTask {
+          for index in 0..<500 {
+            sink.write(LogRecord(level: .info, category: name, message: "line \(index) of \(name)"))
+          }
+        }
+      }
+    }
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 1000)
+    let wellFormed = lines.filter { $0.contains("[info] [") && $0.contains(" of ") }
+    #expect(wellFormed.count == 1000, "\(lines.count - wellFormed.count) lines clobbered")
+  }
+}

@@ -91,17 +91,16 @@ struct ReactorTraceTests {
   }
 
   @Test func valuesAreDescribedCompactlyWithSecretsRedactedAtAnyDepth() {
-    struct Credentials {
+    struct Account {
       var user: String
       var apiKey: String
     }
     struct Form {
       var name: String
-      var credentials: Credentials
+      var account: Account
       var tags: [Int]
     }
-    let form = Form(
-      name: "x", credentials: Credentials(user: "u", apiKey: "k-123"), tags: Array(1...10))
+    let form = Form(name: "x", account: Account(user: "u", apiKey: "k-123"), tags: Array(1...10))
     let text = ReactorTrace.describe(form)
     #expect(text.contains(#"name: "x""#))
     #expect(text.contains("apiKey: <redacted>"))
@@ -111,7 +110,7 @@ struct ReactorTraceTests {
     #expect(
       ReactorTrace.changes(from: form, to: form).isEmpty
         && ReactorTrace.changes(
-          from: form, to: Form(name: "y", credentials: form.credentials, tags: form.tags))
+          from: form, to: Form(name: "y", account: form.account, tags: form.tags))
           == [#"name: "x" -> "y""#]
     )
   }

@@ -18,9 +18,11 @@ struct ConnectionBannerViewControllerTests {
     window.statusViewController = ConnectionBannerViewController(reactor: reactor)
     #expect(window.text.split(separator: "\n")[0].hasSuffix("○ Offline"))
     stub.state.status = .online
-    #expect(window.text.split(separator: "\n")[0].hasSuffix("● Online"))
+    #expect(window.text.split(separator: "\n")[0].hasSuffix("● Live"))
     stub.state.status = .connecting
     #expect(window.text.contains("◌ Connecting…"))
+    stub.state.status = .reconnecting
+    #expect(window.text.contains("◌ Reconnecting…"))
   }
 
   @Test func snapshots() throws {
@@ -29,7 +31,8 @@ struct ConnectionBannerViewControllerTests {
       reactor: ConnectionBannerViewReactor(serviceProvider: TestServices()))
     window.statusViewController = banner
     var state = ConnectionBannerViewReactor.State()
-    for status in [ConnectionBannerViewReactor.Status.online, .connecting, .offline] {
+    for status in [ConnectionBannerViewReactor.Status.online, .connecting, .reconnecting, .offline]
+    {
       state.status = status
       banner.reactor.enableStub().state = state
       try assertSnapshot(of: window.rootViewController!, named: "\(status)")

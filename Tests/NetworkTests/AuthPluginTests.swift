@@ -107,7 +107,7 @@ struct AuthPluginTests {
   @Test func aFailedRefreshFailsEveryWaiterAndClearsTheSession() async throws {
     let expired = AccessToken(value: "token-1", expiresAt: Date().addingTimeInterval(-60))
     let source = FakeTokenSource(token: expired)
-    source.failRefreshes(with: APIErrorBody(error: "refresh token revoked"))
+    source.failRefreshes(with: AuthenticationFailure.refreshRejected("refresh token revoked"))
     let (router, seen) = authRouter(source: source)
     try await withServer(router) { _ in
       let requester = makeRequester(plugins: [AuthPlugin(source: source)])
@@ -128,8 +128,8 @@ struct AuthPluginTests {
       }
       #expect(results.count == 10)
       for error in results {
-        guard case .authentication(.refreshFailed(let reason)) = error else {
-          Issue.record("expected refreshFailed, got \(String(describing: error))")
+        guard case .authentication(.refreshRejected(let reason)) = error else {
+          Issue.record("expected refreshRejected, got \(String(describing: error))")
           continue
         }
         #expect(reason.contains("refresh token revoked"))
@@ -257,7 +257,7 @@ struct AuthPluginEdgeTests {
     async throws
   {
     let source = FakeTokenSource(token: freshToken("token-1"), refreshDelay: .milliseconds(20))
-    source.failRefreshes(with: APIErrorBody(error: "refresh token revoked"))
+    source.failRefreshes(with: AuthenticationFailure.refreshRejected("refresh token revoked"))
     // Every token is refused; answers arrive spread over time, many after the refresh failed.
     let transport = StubTransport(
       responder: ClosureResponder { request throws(HTTPError) in
@@ -280,8 +280,7 @@ struct AuthPluginEdgeTests {
       for await error in group { errors.append(error) }
       return errors
     }
-    let expected = HTTPError.authentication(
-      .refreshFailed(#"APIErrorBody(error: "refresh token revoked")"#))
+    let expected = HTTPError.authentication(.refreshRejected("refresh token revoked"))
     let others = errors.filter { $0 != expected }
     #expect(
       others.isEmpty,
@@ -332,5 +331,96 @@ struct AuthPluginEdgeTests {
     source.setToken(ending)
     for id in 0..<20 { _ = try await requester.request(.item(id: id)) }
     #expect(source.refreshes == 1)
+  }
+}
+
+@Suite("AuthPlugin: offline is not the end of a session")
+struct AuthPluginOfflineTests {
+  private let alwaysOK = StubTransport(
+    responder: ClosureResponder { request throws(HTTPError) in
+      HTTPResponse(status: 200, request: request)
+    })
+
+  @Test(arguments: [
+    HTTPError.transport(TransportFailure(.cannotConnect)),
+    .transport(TransportFailure(.timedOut)),
+    .unacceptableStatus(
+      HTTPResponse(status: 503, request: HTTPRequest(method: .post, url: URL(string: "http://a")!))),
+    .unacceptableStatus(
+      HTTPResponse(status: 429, request: HTTPRequest(method: .post, url: URL(string: "http://a")!))),
+  ])
+  func aRefreshThatCouldNotBeMadeFailsEveryWaiterAlikeAndKeepsTheSession(failure: HTTPError)
+    async throws
+  {
+    let expired = AccessToken(value: "token-1", expiresAt: Date().addingTimeInterval(-60))
+    let source = FakeTokenSource(token: expired, refreshDelay: .milliseconds(30))
+    source.failRefreshes(with: failure)
+    let requester = makeRequester(transport: alwaysOK, plugins: [AuthPlugin(source: source)])
+    let errors = await withTaskGroup(of: HTTPError?.self) { group in
+      for id in 0..<100 {
+        group.addTask {
+          do throws(HTTPError) {
+            _ = try await requester.request(.item(id: id))
+            return nil
+          } catch {
+            return error
+          }
+        }
+      }
+      var errors: [HTTPError?] = []
+      for await error in group { errors.append(error) }
+      return errors
+    }
+    #expect(Set(errors.map { "\(String(describing: $0))" }).count == 1)
+    guard case .authentication(.refreshUnavailable) = errors.first ?? nil else {
+      Issue.record("expected refreshUnavailable, got \(String(describing: errors.first))")
+      return
+    }
+    #expect(source.refreshes == 1)
+    #expect(source.invalidations.isEmpty)
+    #expect(source.currentAccessToken == expired)
+    // Back online: the next request refreshes again and goes through.
+    source.failRefreshes(with: nil)
+    _ = try await requester.request(.item(id: 1))
+    #expect(source.refreshes == 2)
+    #expect(source.currentAccessToken?.value == "token-3")
+  }
+
+  @Test func aRefreshTheServerAnswered401ToEndsTheSessionByDefault() async throws {
+    let expired = AccessToken(value: "token-1", expiresAt: Date().addingTimeInterval(-60))
+    let source = FakeTokenSource(token: expired)
+    source.failRefreshes(
+      with: HTTPError.unacceptableStatus(
+        HTTPResponse(
+          status: 401, request: HTTPRequest(method: .post, url: URL(string: "http://a")!)))
+    )
+    let requester = makeRequester(transport: alwaysOK, plugins: [AuthPlugin(source: source)])
+    await #expect(throws: HTTPError.self) { try await requester.request(.item(id: 1)) }
+    #expect(source.invalidations.count == 1)
+    #expect(source.currentAccessToken == nil)
+  }
+
+  @Test func offlineAheadOfExpiryTheStillValidTokenIsSent() async throws {
+    // Half a minute left of two: within the leeway (at most a quarter of its life), so each
+    // request would refresh it ahead; it stays valid however slow the machine.
+    let now = Date()
+    let ending = AccessToken(
+      value: "token-1", expiresAt: now.addingTimeInterval(30), issuedAt: now.addingTimeInterval(-90)
+    )
+    let source = FakeTokenSource(token: ending, refreshDelay: .zero)
+    source.failRefreshes(with: HTTPError.transport(TransportFailure(.cannotConnect)))
+    let sent = Recorder<String>()
+    let transport = StubTransport(
+      responder: ClosureResponder { request throws(HTTPError) in
+        sent.append(request.headers["Authorization"] ?? "-")
+        return HTTPResponse(status: 200, request: request)
+      })
+    let requester = makeRequester(
+      transport: transport, plugins: [AuthPlugin(source: source, leeway: .seconds(60))])
+    for id in 0..<10 { _ = try await requester.request(.item(id: id)) }
+    #expect(sent.values == Array(repeating: "Bearer token-1", count: 10))
+    // One refresh was tried; the next ones wait a few seconds instead of one per request.
+    #expect(source.refreshes == 1)
+    #expect(source.invalidations.isEmpty)
   }
 }

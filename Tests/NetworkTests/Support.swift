@@ -126,8 +126,8 @@ final class FakeTokenSource: AuthTokenSource {
   var refreshes: Int { state.withLock { $0.refreshes } }
   var invalidations: [AuthenticationFailure] { state.withLock { $0.invalidations } }
 
-  /// Makes the next refreshes fail with `error`.
-  func failRefreshes(with error: any Error & Sendable) {
+  /// Makes the next refreshes fail with `error` (or succeed again, with `nil`).
+  func failRefreshes(with error: (any Error & Sendable)?) {
     state.withLock { $0.failure = error }
   }
 

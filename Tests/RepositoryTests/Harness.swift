@@ -41,7 +41,7 @@ final class FixedTokenSource: AuthTokenSource {
   }
   var currentAccessToken: AccessToken? { token.withLock { $0 } }
   func refreshAccessToken() async throws -> AccessToken {
-    throw HTTPError.authentication(.refreshFailed("no refresh in repository tests"))
+    throw AuthenticationFailure.refreshRejected("no refresh in repository tests")
   }
   func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure) async {}
 }

@@ -84,9 +84,13 @@ struct AuthServiceTests {
     let service = makeService(repo: repo, store: store)
     _ = try await service.login(username: "alice", password: "alice1234")
     let token = try #require(service.currentAccessToken)
-    await #expect(throws: ServiceError.self) { try await service.refreshAccessToken() }
-    // The auth plugin calls this after a failed refresh:
-    await service.invalidateSession(of: token, because: .refreshFailed("refused"))
+    await #expect(
+      throws: AuthenticationFailure.refreshRejected("The session has ended. Sign in again.")
+    ) {
+      try await service.refreshAccessToken()
+    }
+    // The auth plugin calls this after a refused refresh:
+    await service.invalidateSession(of: token, because: .refreshRejected("refused"))
     #expect(
       service.sessionState.value == .expired(reason: "Your session has ended. Sign in again."))
     #expect(service.currentAccessToken == nil)
@@ -201,8 +205,11 @@ struct AuthServiceTests {
     let file = directory.url.appendingPathComponent("session.json")
     let server = RotatingAuthServer()
     let secondRepo = RotatingAuthRepo(server: server)
+    // The first instance does not take turns to refresh (an older version of the app, say):
+    // the second one's refresh is refused, and it must take the first one's session.
     let first = makeService(
-      repo: RotatingAuthRepo(server: server), store: FileSessionStore(fileURL: file))
+      repo: RotatingAuthRepo(server: server),
+      store: UncoordinatedStore(FileSessionStore(fileURL: file)))
     let second = makeService(repo: secondRepo, store: FileSessionStore(fileURL: file))
     _ = try await first.login(username: "alice", password: "alice1234")
     _ = await second.restoreSession()
@@ -276,7 +283,7 @@ struct AuthServiceTests {
     repo.refreshGate.open()
     await #expect(throws: AuthenticationFailure.sessionChanged) { try await refresh.value }
     // What the auth plugin does after a failed refresh names the token it tried to replace.
-    await service.invalidateSession(of: aliceToken, because: .refreshFailed("refused"))
+    await service.invalidateSession(of: aliceToken, because: .refreshRejected("refused"))
     #expect(service.sessionState.value == .signedIn(bob))
     #expect(service.currentAccessToken?.value == "at-b")
   }
@@ -299,6 +306,18 @@ struct AuthServiceTests {
     _ = try await service.login(username: "alice", password: "alice1234")
     await service.endSession(reason: "Your session was ended on the server.")
     #expect(service.sessionState.value == .expired(reason: "Your session was ended on the server."))
+  }
+}
+
+/// A store that does not take turns to refresh (the protocol's default), over another.
+struct UncoordinatedStore: SessionStore {
+  let inner: FileSessionStore
+  init(_ inner: FileSessionStore) { self.inner = inner }
+  func load() throws(SessionStoreError) -> Session? { try inner.load() }
+  func save(_ session: Session) throws(SessionStoreError) { try inner.save(session) }
+  func clear() throws(SessionStoreError) { try inner.clear() }
+  func update(_ change: (Session?) -> SessionChange) throws(SessionStoreError) {
+    try inner.update(change)
   }
 }
 
@@ -341,6 +360,9 @@ final class RotatingAuthRepo: AuthRepo {
   let server: RotatingAuthServer
   /// Holds this instance's refresh calls before they reach the server (open by default).
   let gate = CallGate()
+  /// Holds the server's answers to this instance's refresh calls on their way back (open by
+  /// default): the server has already rotated the token when a call waits here.
+  let answerGate = CallGate()
 
   init(server: RotatingAuthServer = RotatingAuthServer()) {
     self.server = server
@@ -353,7 +375,12 @@ final class RotatingAuthRepo: AuthRepo {
   func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel {
     await gate.enter(refreshToken)
     defer { gate.leave() }
-    return try server.refresh(refreshToken)
+    let answer = Result { () throws(RepositoryError) -> TokensModel in
+      try server.refresh(refreshToken)
+    }
+    await answerGate.enter(refreshToken)
+    answerGate.leave()
+    return try answer.get()
   }
 
   func logout(refreshToken: String) async throws(RepositoryError) {

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Network
 import Repository
+import Synchronization
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ struct ConnectionServiceTests {
     return auth
   }
 
-  @Test func mapsTheStreamStateToOnlineConnectingOffline() async throws {
+  @Test func mapsTheStreamStateToLiveConnectingReconnectingOffline() async throws {
     let repo = FakeEventRepo()
     let service = ConnectionServiceImpl(repo: repo, authService: try await signedInAuthService())
     var states = service.state.values.makeAsyncIterator()
@@ -26,6 +27,9 @@ struct ConnectionServiceTests {
     #expect(await states.next() == .online)
     repo.connectionState.send(.lost(reason: "reset", retryIn: .seconds(1)))
     #expect(await states.next() == .offline)
+    // Connecting again after a loss is reconnecting, not a first connection.
+    repo.connectionState.send(.connecting(attempt: 1))
+    #expect(await states.next() == .reconnecting)
   }
 
   @Test func connectsWhileSignedInAndDisconnectsOnSignOut() async throws {
@@ -66,6 +70,82 @@ struct ConnectionServiceTests {
     while repo.subscriberCount == 0 { await Task.yield() }
     repo.send(.sessionRevoked(reason: "revoked"))
     #expect(await states.next() == .expired(reason: "Your session was ended on the server."))
+    _ = service
+  }
+}
+
+/// An event repository whose streams end by themselves, as a `204`, an authentication error or
+/// a refresh failure ends one.
+final class EndingEventRepo: EventRepo {
+  let connectionState = Relay(EventStreamState.idle)
+  private let connections = Mutex(0)
+  var connectionCount: Int { connections.withLock { $0 } }
+
+  func events() -> AsyncStream<ServerEventModel> {
+    connections.withLock { $0 += 1 }
+    return AsyncStream { $0.finish() }
+  }
+
+  func reconnectNow() {}
+}
+
+@Suite("ConnectionService: the stream comes back by itself", .timeLimit(.minutes(1)))
+struct ConnectionRecoveryTests {
+  private func signedIn() async throws -> AuthServiceImpl {
+    let auth = AuthServiceImpl(
+      repo: FakeAuthRepo(), store: InMemorySessionStore(),
+      logger: Logger(category: "Auth", sink: MemoryLogSink()))
+    _ = try await auth.login(username: "alice", password: "alice1234")
+    return auth
+  }
+
+  @Test func aStreamThatEndedByItselfIsStartedAgainWithAGrowingBackoff() async throws {
+    let repo = EndingEventRepo()
+    let waits = Mutex<[Duration]>([])
+    let service = ConnectionServiceImpl(
+      repo: repo, authService: try await signedIn(),
+      restartBackoff: Backoff(base: .seconds(2), maximum: .seconds(60), jitter: 1...1),
+      sleep: { delay in waits.withLock { $0.append(delay) } },
+      logger: Logger(category: "Connection", sink: MemoryLogSink()))
+    let deadline = ContinuousClock.now + .seconds(20)
+    while repo.connectionCount < 5, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(repo.connectionCount >= 5)
+    let recorded = waits.withLock { Array($0.prefix(4)) }
+    #expect(recorded == [.seconds(2), .seconds(4), .seconds(8), .seconds(16)])
+    _ = service
+  }
+
+  @Test func theNetworkComingBackCutsTheWaitShort() async throws {
+    let repo = EndingEventRepo()
+    let reachability = Relay(true)
+    let service = ConnectionServiceImpl(
+      repo: repo, authService: try await signedIn(), reachability: reachability,
+      restartBackoff: Backoff(base: .seconds(600), maximum: .seconds(600)),
+      logger: Logger(category: "Connection", sink: MemoryLogSink()))
+    while repo.connectionCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+    // Waiting ten minutes to start again; a request then reaches the server.
+    try await Task.sleep(for: .milliseconds(50))
+    reachability.send(false)
+    reachability.send(true)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while repo.connectionCount < 2, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(repo.connectionCount == 2)
+    _ = service
+  }
+
+  @Test func theNetworkComingBackAsksTheStreamToReconnectNow() async throws {
+    let repo = FakeEventRepo()
+    let reachability = Relay(true)
+    let service = ConnectionServiceImpl(
+      repo: repo, authService: try await signedIn(), reachability: reachability)
+    reachability.send(false)
+    #expect(repo.reconnectRequests == 0)
+    reachability.send(true)
+    #expect(repo.reconnectRequests == 1)
     _ = service
   }
 }

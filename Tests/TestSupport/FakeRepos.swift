@@ -229,6 +229,7 @@ public final class FakeEventRepo: EventRepo {
   public let connectionState = Relay(EventStreamState.idle)
   private let outlet = Broadcast<ServerEventModel>()
   private let connections = Mutex(0)
+  private let reconnects = Mutex(0)
 
   /// Creates the fake.
   public init() {}
@@ -245,6 +246,14 @@ public final class FakeEventRepo: EventRepo {
   public func events() -> AsyncStream<ServerEventModel> {
     connections.withLock { $0 += 1 }
     return outlet.events
+  }
+
+  /// How many times ``reconnectNow()`` was called.
+  public var reconnectRequests: Int { reconnects.withLock { $0 } }
+
+  /// Counts the call.
+  public func reconnectNow() {
+    reconnects.withLock { $0 += 1 }
   }
 }
 

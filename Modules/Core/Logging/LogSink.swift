@@ -1,6 +1,14 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One line of log: what happened, where, and how important it was.
 public struct LogRecord: Sendable, CustomStringConvertible {
   /// When the record was made.
@@ -46,32 +54,51 @@ public struct StandardErrorLogSink: LogSink {
 /// Appends each record as one line to a file, creating it (and any missing folders) with
 /// owner-only permissions: logs hold user names, paths and other personal data.
 ///
-/// The terminal app logs here, since standard error is the screen it draws on.
+/// The file is opened for appending (`O_APPEND`) and each line goes out in one `write`, so two
+/// instances of the app logging to the same file interleave whole lines instead of writing
+/// over each other.
+///
+/// The terminal app logs here, since standard error is the screen it draws on. An app on
+/// Apple platforms would log through `os.Logger` with a ``LogSink`` of its own.
 public final class FileLogSink: LogSink {
-  private let handle: Mutex<FileHandle>
+  /// The open file. `Mutex` keeps each line's bytes together within this process.
+  private let descriptor: Mutex<Int32>
 
   /// Opens (or creates) the file at `url` for appending.
+  ///
+  /// - Throws: `CocoaError` when the folder cannot be created, ``LogFileError`` when the file
+  ///   cannot be opened.
   public init(url: URL) throws {
-    let manager = FileManager.default
-    try manager.createDirectory(
+    try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
-    if !manager.fileExists(atPath: url.path) {
-      // A failure here surfaces as the error of `FileHandle(forWritingTo:)` just below.
-      _ = manager.createFile(
-        atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+    let opened = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard opened >= 0 else {
+      throw LogFileError(path: url.path, reason: String(cString: strerror(errno)))
     }
-    let handle = try FileHandle(forWritingTo: url)
-    try handle.seekToEnd()
-    self.handle = Mutex(handle)
+    descriptor = Mutex(opened)
+  }
+
+  deinit {
+    descriptor.withLock { _ = close($0) }
   }
 
   /// Appends `record` followed by a newline.
   public func write(_ record: LogRecord) {
-    handle.withLock { handle in
-      try? handle.write(contentsOf: Data((record.description + "\n").utf8))
-    }
+    let line = Array((record.description + "\n").utf8)
+    descriptor.withLock { _ = writeFully(to: $0, line) }
   }
+}
+
+/// A log file that could not be opened.
+public struct LogFileError: Error, CustomStringConvertible {
+  /// The file.
+  public var path: String
+  /// What the system said.
+  public var reason: String
+
+  /// `cannot open <path>: <reason>`.
+  public var description: String { "cannot open \(path): \(reason)" }
 }
 
 /// Keeps records in memory, for tests that assert what was logged.

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -19,21 +21,26 @@ public enum StandardStream: Sendable {
   /// Writes `text`; returns whether all of it was written.
   @discardableResult
   public func write(_ text: String) -> Bool {
-    let descriptor = self == .output ? STDOUT_FILENO : STDERR_FILENO
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return false
-      }
-      bytes = bytes.dropFirst(written)
-    }
-    return true
+    writeFully(to: self == .output ? STDOUT_FILENO : STDERR_FILENO, Array(text.utf8))
   }
 
   /// Makes a write to a closed pipe fail with `EPIPE` instead of killing the process.
   public static func ignoreBrokenPipes() {
     signal(SIGPIPE, SIG_IGN)
   }
+}
+
+/// Writes every byte of `bytes` to `descriptor`, retrying after `EINTR` and short writes;
+/// returns whether all were written. The same POSIX call on Linux and Apple platforms.
+func writeFully(to descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+  var remaining = bytes[...]
+  while !remaining.isEmpty {
+    let written = remaining.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    if written < 0 {
+      if errno == EINTR { continue }
+      return false
+    }
+    remaining = remaining.dropFirst(written)
+  }
+  return true
 }

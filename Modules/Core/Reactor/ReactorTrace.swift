@@ -77,20 +77,13 @@ public enum ReactorTrace {
     return text.count > valueLimit ? String(text.prefix(valueLimit - 1)) + "…" : text
   }
 
-  /// Whether `name` (a property, a label, a case) holds a secret: it contains one of the
-  /// redactor's names (`setPassword` contains `password`).
-  static func isSecret(_ name: String, redactor: SecretRedactor) -> Bool {
-    let normalized = SecretRedactor.normalized(name)
-    return redactor.sensitiveKeys.contains { normalized.contains($0) }
-  }
-
   private static func describe(_ value: Any, redactor: SecretRedactor, depth: Int) -> String {
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
     case .enum:
       let name = LogMessage.caseName(of: value)
       guard let payload = mirror.children.first?.value else { return name }
-      if isSecret(name, redactor: redactor) { return "\(name)(\(LogMessage.redactedPlaceholder))" }
+      if redactor.isSensitive(name) { return "\(name)(\(LogMessage.redactedPlaceholder))" }
       guard depth < depthLimit else { return "\(name)(…)" }
       let inner = Mirror(reflecting: payload)
       if inner.displayStyle == .tuple {
@@ -126,7 +119,7 @@ public enum ReactorTrace {
   private static func fields(of mirror: Mirror, redactor: SecretRedactor, depth: Int) -> String {
     mirror.children.prefix(elementLimit).map { child in
       let value =
-        child.label.map { isSecret($0, redactor: redactor) } == true
+        child.label.map { redactor.isSensitive($0) } == true
         ? LogMessage.redactedPlaceholder : describe(child.value, redactor: redactor, depth: depth)
       guard let label = child.label, !label.hasPrefix(".") else { return value }
       return "\(label): \(value)"
@@ -154,7 +147,7 @@ public enum ReactorTrace {
       )
       guard oldText != newText else { continue }
       lines.append(
-        isSecret(label, redactor: redactor)
+        redactor.isSensitive(label)
           ? "\(label): \(LogMessage.redactedPlaceholder) (changed)"
           : "\(label): \(oldText) -> \(newText)")
     }

@@ -20,7 +20,7 @@ public struct TerminalSize: Sendable, Equatable {
 /// screen on top.
 ///
 /// ```
-/// Trellis · Tasks                                  ● Online     <- title bar, status
+/// Trellis · Tasks                                  ● Live     <- title bar, status
 /// ────────────────────────────────────────────────────────────
 /// (the top screen's elements)
 ///

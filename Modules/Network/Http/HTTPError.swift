@@ -195,11 +195,21 @@ public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why authentication failed.
+///
+/// Only ``refreshRejected(_:)`` ends a session: the server refused the refresh token. A
+/// refresh the server could not answer now is ``refreshUnavailable(_:)``, and the session is
+/// kept (being offline is a state, not a verdict).
 public enum AuthenticationFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// There is no session: the user is signed out.
   case notSignedIn
-  /// Refreshing the token failed; the session was cleared.
-  case refreshFailed(String)
+  /// The server refused the refresh token (it answered 400 or 401, or the token source said
+  /// so): the session has ended and the user must sign in again.
+  case refreshRejected(String)
+  /// The token could not be refreshed now: the server could not be reached, timed out, or
+  /// answered that it cannot serve the refresh (5xx, 429). The session is kept; the next
+  /// request tries the refresh again. Every request that waited for the refresh gets this
+  /// same error.
+  case refreshUnavailable(String)
   /// Too many refreshes in a short time: the server keeps rejecting fresh tokens.
   case refreshLoop(refreshes: Int, window: Duration)
   /// The server rejected the request even after a refresh and a replay.
@@ -211,11 +221,20 @@ public enum AuthenticationFailure: Error, Sendable, Equatable, CustomStringConve
   /// requester's nor one the auth plugin allows: the token is not sent there.
   case untrustedOrigin(String)
 
+  /// Whether trying again later may succeed with the same session: true only for
+  /// ``refreshUnavailable(_:)``.
+  public var isTemporary: Bool {
+    if case .refreshUnavailable = self { return true }
+    return false
+  }
+
   /// A one-line explanation.
   public var description: String {
     switch self {
     case .notSignedIn: "not signed in"
-    case .refreshFailed(let reason): "the session could not be refreshed (\(reason))"
+    case .refreshRejected(let reason): "the server refused to refresh the session (\(reason))"
+    case .refreshUnavailable(let reason):
+      "the session could not be refreshed now; it is kept and tried again (\(reason))"
     case .refreshLoop(let refreshes, let window):
       "stopped after \(refreshes) token refreshes within \(window.readable): the server keeps "
         + "rejecting new tokens"

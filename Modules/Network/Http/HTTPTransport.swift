@@ -27,12 +27,19 @@ public struct HTTPStreamingResponse: Sendable {
   /// The body, chunk by chunk as it arrives. It ends when the server ends the response, and
   /// throws ``HTTPError/transport(_:)`` when the connection drops.
   public var body: AsyncThrowingStream<Data, any Error>
+  /// The request this answers, when the one who opened the stream recorded it (for errors
+  /// that name the request).
+  public var request: HTTPRequest?
 
   /// Creates a streaming response.
-  public init(status: Int, headers: HTTPHeaders, body: AsyncThrowingStream<Data, any Error>) {
+  public init(
+    status: Int, headers: HTTPHeaders, body: AsyncThrowingStream<Data, any Error>,
+    request: HTTPRequest? = nil
+  ) {
     self.status = status
     self.headers = headers
     self.body = body
+    self.request = request
   }
 }
 

@@ -26,6 +26,15 @@ public enum EventStreamState: Sendable, Equatable {
 /// over the parser's limits closes the connection (then reconnects) instead of exhausting
 /// memory.
 ///
+/// The backoff grows with every connection in a row that delivered no event, and is reset
+/// only by an event: a server (a proxy, a captive portal) that answers `200` and closes is
+/// not reconnected in a tight loop. A `2xx` that is not `text/event-stream`, a `204`, or an
+/// authentication failure that ends the session *fails the connection*: the sequence ends
+/// (whoever owns the stream decides whether and when to start it again; the connection
+/// service does, with its own backoff). A refresh that could not be made now (offline) is a
+/// lost connection like any other, retried with backoff. ``reconnectNow()`` cuts a backoff
+/// wait short when the network is known to be back.
+///
 /// The body is delivered incrementally by a ``StreamingHTTPTransport``: on Linux
 /// ``URLSessionTransport`` receives it chunk by chunk through its session delegate, so
 /// events arrive as the server sends them, with no polling.
@@ -59,6 +68,7 @@ public final class EventStreamClient: Sendable {
   private let policy: ReconnectPolicy
   private let logger: Logger
   private let sleep: @Sendable (Duration) async throws -> Void
+  private let wakeUp = WakeUp()
 
   /// Creates a client that opens connections with `connect`.
   public init(
@@ -73,8 +83,9 @@ public final class EventStreamClient: Sendable {
   }
 
   /// Creates a client for an endpoint of a requester: each connection's request passes
-  /// through the requester's plugins (the auth plugin attaches a fresh token), and a `401`
-  /// asks them what to do (the auth plugin refreshes) before reconnecting.
+  /// through the requester's plugins (the auth plugin attaches a fresh token, refreshing an
+  /// expired one first), and a `401` asks them what to do (the auth plugin refreshes) before
+  /// reconnecting.
   public convenience init<API: HTTPEndpoint>(
     endpoint: API, requester: HTTPRequester<API>, transport: any StreamingHTTPTransport,
     policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream")
@@ -84,7 +95,8 @@ public final class EventStreamClient: Sendable {
       request.headers["Accept"] = "text/event-stream"
       request.headers["Cache-Control"] = "no-cache"
       if let lastEventID { request.headers["Last-Event-ID"] = lastEventID }
-      let response = try await transport.openStream(request)
+      var response = try await transport.openStream(request)
+      response.request = request
       guard response.status == 401 else { return response }
       let rejected = HTTPResponse(status: 401, headers: response.headers, request: request)
       if case .fail(let error) = await requester.retryDecision(
@@ -105,76 +117,117 @@ public final class EventStreamClient: Sendable {
     return stream
   }
 
+  /// Ends a wait before reconnecting, if one is under way, and reconnects now: call it when
+  /// the network is known to be back (a request just succeeded after failures).
+  public func reconnectNow() {
+    wakeUp.wake()
+  }
+
+  /// Why a connection ended.
+  private enum Ending {
+    /// Reconnect after the backoff.
+    case lost(String)
+    /// Do not reconnect: the sequence ends.
+    case failed(String)
+  }
+
   private func run(_ output: AsyncStream<ServerSentEvent>.Continuation) async {
     var lastEventID: String?
-    var attempt = 0
+    // Connections in a row that delivered no event: what the backoff grows with.
+    var failures = 0
     var serverDelay: Duration?
     defer {
       state.send(.idle)
       output.finish()
     }
     while !Task.isCancelled {
-      attempt += 1
-      state.send(.connecting(attempt: attempt))
-      let reason: String
+      state.send(.connecting(attempt: failures + 1))
+      let ending: Ending
       do {
-        let response = try await connect(lastEventID, attempt)
-        if response.status == 204 {
-          logger.notice("The event stream ended: the server answered 204 No Content")
-          return
+        let response = try await connect(lastEventID, failures + 1)
+        if let failure = Self.refusal(of: response) {
+          ending = failure
+        } else {
+          state.send(.open)
+          logger.info("Event stream open")
+          // A parser per connection: what was left of an event when a connection ended goes
+          // with it.
+          var parser = ServerSentEventParser(
+            lastEventID: lastEventID, maximumLineLength: policy.maximumLineLength,
+            maximumEventSize: policy.maximumEventSize)
+          for try await chunk in response.body {
+            let events = try parser.feed(chunk)
+            serverDelay = parser.reconnectionTime ?? serverDelay
+            if !events.isEmpty { failures = 0 }
+            for event in events { output.yield(event) }
+            lastEventID = parser.lastEventID
+          }
+          ending = .lost("the server closed the stream")
         }
-        guard (200..<300).contains(response.status) else {
-          throw HTTPError.unacceptableStatus(
-            HTTPResponse(
-              status: response.status, headers: response.headers,
-              request: HTTPRequest(method: .get, url: URL(fileURLWithPath: "/"))))
-        }
-        state.send(.open)
-        logger.info("Event stream open")
-        attempt = 0
-        // A parser per connection: what was left of an event when a connection ended goes
-        // with it.
-        var parser = ServerSentEventParser(
-          lastEventID: lastEventID, maximumLineLength: policy.maximumLineLength,
-          maximumEventSize: policy.maximumEventSize)
-        for try await chunk in response.body {
-          let events = try parser.feed(chunk)
-          serverDelay = parser.reconnectionTime ?? serverDelay
-          for event in events { output.yield(event) }
-          lastEventID = parser.lastEventID
-        }
-        reason = "the server closed the stream"
       } catch let error as ServerSentEventError {
-        reason = "\(error)"
+        ending = .lost("\(error)")
       } catch let error as HTTPError {
         if error.isCancellation || Task.isCancelled { return }
-        if case .authentication = error {
-          logger.warning("Event stream stopped: \(error)")
-          return
+        if case .authentication(let failure) = error, !failure.isTemporary {
+          ending = .failed("\(error)")
+        } else {
+          ending = .lost("\(error)")
         }
-        reason = "\(error)"
       } catch {
         if Task.isCancelled { return }
-        reason = "\(error)"
+        ending = .lost("\(error)")
       }
-      let delay = backoff(attempt: max(attempt, 1), serverDelay: serverDelay)
-      state.send(.lost(reason: reason, retryIn: delay))
-      logger.notice("Event stream lost (\(reason)); reconnecting in \(delay.readable)")
-      do { try await sleep(delay) } catch { return }
+      switch ending {
+      case .failed(let reason):
+        logger.warning("Event stream stopped: \(reason)")
+        return
+      case .lost(let reason):
+        failures += 1
+        let delay = backoff(attempt: failures, serverDelay: serverDelay)
+        state.send(.lost(reason: reason, retryIn: delay))
+        logger.notice("Event stream lost (\(reason)); reconnecting in \(delay.readable)")
+        do {
+          if try await wakeUp.wait(for: delay, sleep: sleep) {
+            logger.info("The network is back: reconnecting the event stream now")
+          }
+        } catch {
+          return
+        }
+      }
     }
+  }
+
+  /// Why `response` is not an event stream to read, if it is not: a status to retry later
+  /// (`.lost`), or an answer that fails the connection (`.failed`: a `204`, or a `2xx` that is
+  /// not `text/event-stream`, as the WHATWG standard says).
+  private static func refusal(of response: HTTPStreamingResponse) -> Ending? {
+    let request = response.request.map { "\($0.method) \($0.target)" } ?? "the event stream"
+    guard (200..<300).contains(response.status) else {
+      return .lost("the server answered \(response.status) to \(request)")
+    }
+    if response.status == 204 {
+      return .failed("the server answered 204 No Content to \(request): it asks not to reconnect")
+    }
+    let contentType = response.headers["Content-Type"] ?? "no content type"
+    let mediaType = contentType.split(separator: ";").first.map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    guard mediaType == "text/event-stream" else {
+      return .failed(
+        "the server answered \(response.status) to \(request) with \(contentType), not "
+          + "text/event-stream (a proxy or a sign-in portal?)")
+    }
+    return nil
   }
 
   /// The wait before reconnection attempt `attempt + 1`: the server's `retry:` or the
   /// initial delay, doubled for each failed attempt in a row, with jitter, always within the
   /// policy's minimum and maximum.
   func backoff(attempt: Int, serverDelay: Duration?) -> Duration {
-    let base = clamped(serverDelay ?? policy.initialDelay)
-    // `base` is at most the maximum (30 s by default), so the doubling cannot overflow.
-    let exponential = base * (1 << min(max(attempt - 1, 0), 16))
-    return clamped(min(exponential, policy.maximumDelay) * Double.random(in: 0.8...1))
-  }
-
-  private func clamped(_ delay: Duration) -> Duration {
-    max(policy.minimumDelay, min(delay, policy.maximumDelay))
+    let base = max(
+      policy.minimumDelay, min(serverDelay ?? policy.initialDelay, policy.maximumDelay))
+    return Backoff(
+      base: base, maximum: policy.maximumDelay, minimum: policy.minimumDelay, jitter: 0.8...1
+    ).delay(afterFailures: attempt)
   }
 }

@@ -19,11 +19,13 @@ public final class ConnectionBannerViewReactor: ReactorProtocol {
 
   /// The connection as the banner shows it.
   public enum Status: Sendable, Equatable {
-    /// Server events arrive.
+    /// Server events arrive live.
     case online
-    /// Connecting or reconnecting.
+    /// Connecting for the first time.
     case connecting
-    /// Not connected.
+    /// Connecting again after the connection was lost.
+    case reconnecting
+    /// Not connected (the connection is retried after a wait).
     case offline
   }
 
@@ -68,6 +70,7 @@ public final class ConnectionBannerViewReactor: ReactorProtocol {
         switch connection {
         case .online: .online
         case .connecting: .connecting
+        case .reconnecting: .reconnecting
         case .offline: .offline
         }
     }

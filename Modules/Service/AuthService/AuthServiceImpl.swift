@@ -1,4 +1,5 @@
 import Core
+import Dispatch
 import Foundation
 import Network
 import Repository
@@ -6,6 +7,20 @@ import Synchronization
 
 /// The ``AuthService`` that signs in with the backend's token API and keeps the session in a
 /// ``SessionStore``.
+///
+/// Only the server ends a session: a refresh it refuses (`401`, `400`), a revocation, or a
+/// sign-out. A refresh that cannot reach the server, times out, or gets a `5xx` or `429`
+/// keeps the session, in memory and in the store, and throws
+/// ``Network/AuthenticationFailure/refreshUnavailable(_:)``; the next request tries again.
+/// A refresh whose answer may have been lost on the way back (the connection dropped, the
+/// request timed out) is tried once more at once with the same refresh token: servers that
+/// rotate refresh tokens accept the previous one for a short grace period for exactly this
+/// (the demo backend does).
+///
+/// The saved session is written off the lock that every request takes to read the token, on
+/// a queue of its own, in the order the decisions were made. Instances of the app sharing the
+/// store take turns to refresh (``SessionStore/coordinatingRefresh(_:)``), and an instance
+/// takes a session another instance saved only if it is newer than its own.
 public final class AuthServiceImpl: AuthService {
   /// See ``AuthService/sessionState``.
   public let sessionState = Relay(SessionState.signedOut)
@@ -14,6 +29,9 @@ public final class AuthServiceImpl: AuthService {
   private let logger: Logger
   private let now: @Sendable () -> Date
   private let state = Mutex(State())
+  /// Applies this instance's writes of the saved session one at a time, in the order they
+  /// were decided, away from ``state``'s lock.
+  private let writes = DispatchQueue(label: "Trellis.AuthService.session-writes")
 
   /// The session and its generation. Every sign-in, sign-out and end of session starts a new
   /// generation; a token refresh applies its answer only if the generation it started in is
@@ -21,6 +39,12 @@ public final class AuthServiceImpl: AuthService {
   private struct State {
     var session: Session?
     var generation = 0
+  }
+
+  /// A change to the saved session, applied only if `condition` holds for what is saved then.
+  private struct SessionWrite: Sendable {
+    var change: SessionChange
+    var condition: @Sendable (Session?) -> Bool
   }
 
   /// Creates the service.
@@ -82,10 +106,10 @@ public final class AuthServiceImpl: AuthService {
       throw ServiceError(error)
     }
     let newSession = makeSession(tokens)
-    state.withLock { state in
+    await decide { state in
       state.session = newSession
       state.generation += 1
-      persist(.save(newSession), when: { _ in true })
+      return ((), SessionWrite(change: .save(newSession)) { _ in true })
     }
     sessionState.send(.signedIn(newSession.user))
     logger.info("Signed in as \(newSession.user.username)")
@@ -96,7 +120,7 @@ public final class AuthServiceImpl: AuthService {
   /// cannot be told; the server is told by the refresh token, so a session whose access token
   /// has expired is revoked too.
   public func logout() async {
-    let ended = endCurrentSession()
+    let ended = await endCurrentSession()
     sessionState.send(.signedOut)
     guard let ended else { return }
     await revoke(ended, context: "Signed out locally; the server was not told")
@@ -104,7 +128,7 @@ public final class AuthServiceImpl: AuthService {
 
   /// See ``AuthService/endSession(reason:)``.
   public func endSession(reason: String) async {
-    let ended = endCurrentSession()
+    let ended = await endCurrentSession()
     if ended != nil || sessionState.value.user != nil {
       sessionState.send(.expired(reason: reason))
     }
@@ -112,18 +136,19 @@ public final class AuthServiceImpl: AuthService {
 
   // MARK: AuthTokenSource
 
-  /// The session's access token.
+  /// The session's access token. Never waits for file I/O.
   public var currentAccessToken: AccessToken? {
     state.withLock { $0.session?.token }
   }
 
   /// Exchanges the refresh token and saves the new session (the auth plugin never calls it
-  /// twice at once).
+  /// twice at once; instances sharing the store take turns).
   ///
-  /// - Throws: `AuthenticationFailure.notSignedIn` when there is no session, and
-  ///   `AuthenticationFailure.sessionChanged` when the session ended or another began while
-  ///   the refresh was out: its answer is then dropped (and the tokens it brought revoked),
-  ///   never applied over the newer state.
+  /// - Throws: `AuthenticationFailure.notSignedIn` when there is no session;
+  ///   `.sessionChanged` when the session ended or another began while the refresh was out
+  ///   (its answer is then dropped, and the tokens it brought revoked); `.refreshRejected`
+  ///   when the server refused the refresh token; `.refreshUnavailable` when the refresh
+  ///   could not be made now (the session is kept).
   public func refreshAccessToken() async throws -> AccessToken {
     guard
       let (current, generation) = state.withLock({ state in
@@ -132,32 +157,52 @@ public final class AuthServiceImpl: AuthService {
     else {
       throw AuthenticationFailure.notSignedIn
     }
-    // Another instance of the app sharing the session file may have refreshed this session
-    // already, which retired the refresh token held here: take its tokens instead of calling
-    // the server with a dead refresh token (which would end the session for both).
+    do {
+      return try await store.coordinatingRefresh {
+        try await self.refresh(current, generation: generation)
+      }
+    } catch let error as SessionStoreError {
+      throw AuthenticationFailure.refreshUnavailable("\(error)")
+    }
+  }
+
+  /// One refresh of `current`, inside the store's refresh turn.
+  private func refresh(_ current: Session, generation: Int) async throws -> AccessToken {
+    // Another instance of the app sharing the store may have refreshed this session while
+    // this one waited for its turn, which retired the refresh token held here: take its
+    // session instead of presenting a dead refresh token (which would end the session).
     if let token = adoptNewerSavedSession(than: current, generation: generation) { return token }
     let tokens: TokensModel
     do {
-      tokens = try await repo.refresh(refreshToken: current.refreshToken)
+      tokens = try await exchange(current.refreshToken)
     } catch {
       guard state.withLock({ $0.generation }) == generation else {
         throw AuthenticationFailure.sessionChanged
       }
-      // Refused: perhaps because another instance refreshed while this call was out.
+      // Refused: perhaps because an instance that does not take turns refreshed meanwhile.
       if let token = adoptNewerSavedSession(than: current, generation: generation) {
         return token
       }
-      throw ServiceError(error)
+      switch error {
+      case .unauthorized, .validation, .forbidden:
+        throw AuthenticationFailure.refreshRejected(error.message)
+      case .offline, .server, .invalidResponse, .notFound, .cancelled:
+        logger.notice("The session could not be refreshed now; it is kept: \(error)")
+        throw AuthenticationFailure.refreshUnavailable(error.message)
+      }
     }
     let refreshed = makeSession(tokens)
-    let applied = state.withLock { state -> Bool in
-      guard state.generation == generation, state.session != nil else { return false }
+    let applied = await decide { state -> (Bool, SessionWrite?) in
+      guard state.generation == generation, state.session != nil else { return (false, nil) }
       state.session = refreshed
-      // Saved unless another instance has since saved a session of its own there.
-      persist(.save(refreshed)) { saved in
-        saved == nil || saved?.refreshToken == current.refreshToken
-      }
-      return true
+      // Saved unless another instance has since saved a newer session there.
+      return (
+        true,
+        SessionWrite(change: .save(refreshed)) { saved in
+          guard let saved else { return true }
+          return saved.refreshToken == current.refreshToken || !saved.isNewer(than: refreshed)
+        }
+      )
     }
     guard applied else {
       logger.info("A token refresh answered after the session changed; its answer is dropped")
@@ -169,11 +214,24 @@ public final class AuthServiceImpl: AuthService {
     return refreshed.token
   }
 
+  /// Calls the server with `refreshToken`, and once more at once if the first answer may
+  /// have been lost on its way back (the server may have rotated the token already; servers
+  /// with rotation accept the previous token for a short grace period).
+  private func exchange(_ refreshToken: String) async throws(RepositoryError) -> TokensModel {
+    do {
+      return try await repo.refresh(refreshToken: refreshToken)
+    } catch .offline(let reason) {
+      logger.notice("The token refresh got no answer (\(reason)); trying once more")
+      return try await repo.refresh(refreshToken: refreshToken)
+    }
+  }
+
   /// Takes the saved session when another instance has refreshed `current` (same user, a
-  /// newer refresh token) and the generation has not moved; returns its token.
+  /// newer session) and the generation has not moved; returns its token. An older saved
+  /// session (a save of this instance's that failed) is never taken.
   private func adoptNewerSavedSession(than current: Session, generation: Int) -> AccessToken? {
     guard let saved = try? store.load(), saved.user.id == current.user.id,
-      saved.refreshToken != current.refreshToken
+      saved.refreshToken != current.refreshToken, saved.isNewer(than: current)
     else { return nil }
     let adopted = state.withLock { state -> Bool in
       guard state.generation == generation, state.session?.refreshToken == current.refreshToken
@@ -186,17 +244,21 @@ public final class AuthServiceImpl: AuthService {
     return saved.token
   }
 
-  /// Ends the session `token` belongs to after its refresh failed: the user must sign in
-  /// again. A session that has ended or been replaced since is left alone.
+  /// Ends the session `token` belongs to after the server refused its refresh: the user must
+  /// sign in again. A session that has ended or been replaced since is left alone.
   public func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure)
     async
   {
-    let ended = state.withLock { state -> Session? in
-      guard let session = state.session, session.accessToken == token.value else { return nil }
+    let ended = await decide { state -> (Session?, SessionWrite?) in
+      guard let session = state.session, session.accessToken == token.value else {
+        return (nil, nil)
+      }
       state.session = nil
       state.generation += 1
-      persist(.clear) { $0?.refreshToken == session.refreshToken }
-      return session
+      return (
+        session,
+        SessionWrite(change: .clear) { $0?.refreshToken == session.refreshToken }
+      )
     }
     guard ended != nil else { return }
     logger.warning("The session ended: \(failure)")
@@ -216,17 +278,13 @@ public final class AuthServiceImpl: AuthService {
   /// Ends the current session, if any, starting a new generation; returns the session that
   /// ended. The saved session is removed if it belongs to the same user: another user's
   /// session, saved by another instance of the app, is left alone.
-  ///
-  /// The saved file is written and removed under the same lock as the session, so the file
-  /// always follows the last decision: a refresh that lands after a sign-out cannot write its
-  /// session back.
-  private func endCurrentSession() -> Session? {
-    state.withLock { state in
+  private func endCurrentSession() async -> Session? {
+    await decide { state -> (Session?, SessionWrite?) in
       let ended = state.session
       state.session = nil
       state.generation += 1
-      if let ended { persist(.clear) { $0?.user.id == ended.user.id } }
-      return ended
+      guard let ended else { return (nil, nil) }
+      return (ended, SessionWrite(change: .clear) { $0?.user.id == ended.user.id })
     }
   }
 
@@ -239,12 +297,30 @@ public final class AuthServiceImpl: AuthService {
     }
   }
 
-  /// Applies `change` to the saved session if `condition` holds for what is saved now, as one
-  /// step other instances cannot interleave with; a failure is logged (the session then lasts
-  /// until the app quits, or stays saved).
-  private func persist(_ change: SessionChange, when condition: (Session?) -> Bool) {
+  /// Applies `decision` to the state under its lock and queues the write it asks for in the
+  /// same step, so that writes reach the store in the order of the decisions; returns once
+  /// the write is done. The store's I/O (a lock another instance may hold for seconds, a
+  /// sync to disk) runs on ``writes``, never under the lock ``currentAccessToken`` takes.
+  private func decide<Result: Sendable>(
+    _ decision: @Sendable (inout State) -> (Result, SessionWrite?)
+  ) async -> Result {
+    await withCheckedContinuation { continuation in
+      state.withLock { state in
+        let (result, write) = decision(&state)
+        writes.async {
+          if let write { self.apply(write) }
+          continuation.resume(returning: result)
+        }
+      }
+    }
+  }
+
+  /// Applies `write` to the saved session if its condition holds for what is saved now, as
+  /// one step other instances cannot interleave with; a failure is logged (the session then
+  /// lasts until the app quits, or stays saved).
+  private func apply(_ write: SessionWrite) {
     do {
-      try store.update { saved in condition(saved) ? change : .keep }
+      try store.update { saved in write.condition(saved) ? write.change : .keep }
     } catch {
       logger.warning("The saved session could not be updated: \(error)")
     }

@@ -20,7 +20,9 @@ import Foundation
 ///   left alone.
 /// - Shared safely: ``update(_:)`` reads and writes under an exclusive lock on
 ///   `session.json.lock`, so two instances of the app sharing the file take turns instead of
-///   overwriting each other's decisions.
+///   overwriting each other's decisions; ``coordinatingRefresh(_:)`` holds a second lock,
+///   `session.json.refresh-lock`, for the whole of a token refresh, so two instances never
+///   spend the same refresh token.
 public struct FileSessionStore: SessionStore {
   /// The session file.
   public let fileURL: URL
@@ -28,6 +30,9 @@ public struct FileSessionStore: SessionStore {
   static let maximumFileSize = 1024 * 1024
   /// How long ``update(_:)`` waits for another instance's lock.
   static let lockTimeout: Duration = .seconds(2)
+  /// How long ``coordinatingRefresh(_:)`` waits for another instance's refresh: longer than
+  /// a refresh request may take.
+  static let refreshLockTimeout: Duration = .seconds(40)
 
   /// A store at an explicit path.
   public init(fileURL: URL) {
@@ -102,9 +107,7 @@ public struct FileSessionStore: SessionStore {
       }
     }
     do {
-      let decoder = JSONDecoder()
-      decoder.dateDecodingStrategy = .iso8601
-      return try decoder.decode(Session.self, from: data)
+      return try Self.decoder.decode(Session.self, from: data)
     } catch {
       throw .corrupt("\(fileURL.path) is not a saved session (\(error))")
     }
@@ -112,12 +115,9 @@ public struct FileSessionStore: SessionStore {
 
   /// Writes the session atomically and durably with owner-only permissions.
   public func save(_ session: Session) throws(SessionStoreError) {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data: Data
     do {
-      data = try encoder.encode(session)
+      data = try Self.encoder.encode(session)
     } catch {
       throw .io("cannot encode the session: \(error)")
     }
@@ -185,6 +185,62 @@ public struct FileSessionStore: SessionStore {
     case .save(let session): try save(session)
     case .clear: try clear()
     }
+  }
+
+  /// Dates are saved in ISO 8601 with milliseconds: which of two sessions was issued later
+  /// decides whether an instance takes the other's, and two refreshes can be a second apart.
+  private static let dateFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+  private static var encoder: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(date.formatted(dateFormat))
+    }
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return encoder
+  }
+
+  /// Reads dates with or without fractional seconds (files saved by older versions).
+  private static var decoder: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let text = try decoder.singleValueContainer().decode(String.self)
+      if let date = try? dateFormat.parse(text) { return date }
+      if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+    }
+    return decoder
+  }
+
+  /// Runs `refresh` holding an exclusive lock on `session.json.refresh-lock`, which every
+  /// instance of the app sharing this file takes for its refreshes. The lock is polled, not
+  /// waited for in the kernel, so no thread is blocked meanwhile; the process's death releases
+  /// it.
+  ///
+  /// - Throws: ``SessionStoreError/io(_:)`` when the lock is not granted within
+  ///   ``refreshLockTimeout``, or what `refresh` throws.
+  public func coordinatingRefresh<Value: Sendable>(
+    _ refresh: @Sendable () async throws -> Value
+  ) async throws -> Value {
+    let directory = fileURL.deletingLastPathComponent()
+    try Self.preparePrivateDirectory(directory)
+    let lockPath = fileURL.path + ".refresh-lock"
+    let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard lock >= 0 else {
+      throw SessionStoreError.io("cannot open \(lockPath): \(Self.systemError())")
+    }
+    defer { close(lock) }  // closing releases the lock
+    let deadline = ContinuousClock.now + Self.refreshLockTimeout
+    while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+        throw SessionStoreError.io("another instance of the app is refreshing the session")
+      }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    return try await refresh()
   }
 
   private static func syncDirectory(_ directory: URL) {

@@ -16,7 +16,9 @@ public struct Session: Sendable, Equatable, Codable, CustomStringConvertible,
   public var refreshToken: String
   /// The signed-in user.
   public var user: User
-  /// When the bearer token was issued; `nil` in sessions saved before it was recorded.
+  /// When the bearer token was issued; `nil` in sessions saved before it was recorded. Of two
+  /// sessions of the same user, the one issued later is the newer: the auth service never
+  /// takes an older session from the store over the one it holds.
   public var issuedAt: Date?
 
   /// Creates a session.
@@ -28,6 +30,14 @@ public struct Session: Sendable, Equatable, Codable, CustomStringConvertible,
     self.refreshToken = refreshToken
     self.user = user
     self.issuedAt = issuedAt
+  }
+
+  /// Whether this session was issued after `other` (a session without an issue time is the
+  /// oldest).
+  public func isNewer(than other: Session) -> Bool {
+    guard let issuedAt else { return false }
+    guard let otherIssuedAt = other.issuedAt else { return true }
+    return issuedAt > otherIssuedAt
   }
 
   /// The access token as the auth plugin takes it.
@@ -60,6 +70,28 @@ public protocol SessionStore: Sendable {
   /// write in between. The auth service uses it to save or remove a session only if the
   /// store still holds what it expects.
   func update(_ change: (Session?) -> SessionChange) throws(SessionStoreError)
+
+  /// Runs `refresh` while no other instance of the app sharing this store runs its own, so
+  /// that two instances never present the same refresh token to a server that rotates them
+  /// (the second would be refused, and its session end). The auth service reads the saved
+  /// session first thing inside, and takes it if another instance refreshed meanwhile.
+  ///
+  /// The default runs `refresh` at once: right for a store only one process uses.
+  ///
+  /// - Throws: What `refresh` throws, or ``SessionStoreError/io(_:)`` when the store cannot
+  ///   be locked in time (the refresh is then tried again later; the session is kept).
+  func coordinatingRefresh<Value: Sendable>(
+    _ refresh: @Sendable () async throws -> Value
+  ) async throws -> Value
+}
+
+extension SessionStore {
+  /// Runs `refresh` at once: a store only one process uses needs no coordination.
+  public func coordinatingRefresh<Value: Sendable>(
+    _ refresh: @Sendable () async throws -> Value
+  ) async throws -> Value {
+    try await refresh()
+  }
 }
 
 /// What ``SessionStore/update(_:)`` does with the saved session.

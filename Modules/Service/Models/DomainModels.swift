@@ -223,11 +223,14 @@ public struct TaskDraft: Sendable, Equatable {
 
 /// The connection to the server's event stream, for a banner.
 public enum ConnectionState: Sendable, Equatable {
-  /// Not connected, or not trying (signed out).
+  /// Not connected: the connection was lost and is retried after a wait, or nothing is tried
+  /// (signed out).
   case offline
-  /// Connecting or reconnecting.
+  /// Connecting for the first time since sign-in.
   case connecting
-  /// Connected: server events arrive.
+  /// Connecting again after the connection was lost.
+  case reconnecting
+  /// Connected: server events arrive live.
   case online
 }
 

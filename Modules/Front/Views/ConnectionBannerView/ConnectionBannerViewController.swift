@@ -1,6 +1,7 @@
 import Reactor
 
-/// The connection state in the window's title bar: `● Online`, `◌ Connecting…`, `○ Offline`.
+/// The connection state in the window's title bar: `● Live` (server events arrive),
+/// `◌ Connecting…`, `◌ Reconnecting…` (after a loss), `○ Offline` (waiting to retry).
 @MainActor
 public final class ConnectionBannerViewController: ReactorViewController<
   ConnectionBannerViewReactor
@@ -15,8 +16,9 @@ public final class ConnectionBannerViewController: ReactorViewController<
   /// The title bar's status.
   public override var statusText: (text: String, style: TextStyle)? {
     switch state.status {
-    case .online: ("● Online", .success)
+    case .online: ("● Live", .success)
     case .connecting: ("◌ Connecting…", .warning)
+    case .reconnecting: ("◌ Reconnecting…", .warning)
     case .offline: ("○ Offline", .error)
     }
   }

@@ -17,9 +17,16 @@ import Foundation
 ///   `.authentication(.rejected)`.
 /// - More than `maximumRefreshes` refreshes after rejections within `refreshWindow` fail with
 ///   `.authentication(.refreshLoop)` instead of looping.
-/// - When a refresh fails, every request waiting for it, and every later request that was
-///   sent with the same token, fails with the same `.authentication(.refreshFailed)`, and the
-///   token source is told to end that session.
+/// - Only the server ends a session. When it refuses a refresh (by default a `400` or `401`
+///   to the refresh call; the token source decides, see
+///   ``AuthTokenSource/isRefreshRejection(_:)``), every request waiting for it, and every
+///   later request that was sent with the same token, fails with the same
+///   `.authentication(.refreshRejected)`, and the token source is told to end that session.
+/// - When a refresh cannot be made now (the server is unreachable, times out, answers 5xx or
+///   429), every request waiting for it fails with the same
+///   `.authentication(.refreshUnavailable)`, the session is kept, and the next request tries
+///   the refresh again. A refresh ahead of expiry that cannot be made sends the still-valid
+///   token instead.
 public struct AuthPlugin: HTTPPlugin {
   private let source: any AuthTokenSource
   private let refresher: TokenRefresher
@@ -65,7 +72,13 @@ public struct AuthPlugin: HTTPPlugin {
     }
     guard var token = source.currentAccessToken else { throw .authentication(.notSignedIn) }
     if token.expires(within: leeway) {
-      token = try await refresher.freshToken(replacing: token.value, cause: .expiring)
+      do {
+        token = try await refresher.freshToken(replacing: token.value, cause: .expiring)
+      } catch {
+        // Offline ahead of expiry: the token still works, so the request goes with it.
+        guard case .authentication(let failure) = error, failure.isTemporary, !token.hasExpired()
+        else { throw error }
+      }
     }
     var request = request
     request.headers["Authorization"] = "Bearer \(token.value)"

@@ -34,12 +34,17 @@ public struct AccessToken: Sendable, Equatable, Codable, CustomStringConvertible
   /// every request; a token without a positive lifetime is never refreshed ahead.
   public func expires(within leeway: Duration, of now: Date = Date()) -> Bool {
     guard let expiresAt else { return false }
-    var seconds = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
+    var seconds = leeway.inSeconds
     if let lifetime {
       guard lifetime > 0 else { return false }
       seconds = min(seconds, lifetime / 4)
     }
     return expiresAt.timeIntervalSince(now) <= seconds
+  }
+
+  /// Whether the token has expired at `now` (a token without an expiry never does).
+  public func hasExpired(at now: Date = Date()) -> Bool {
+    expiresAt.map { $0 <= now } ?? false
   }
 
   /// `AccessToken(<redacted>, expires ...)`.
@@ -65,10 +70,22 @@ public protocol AuthTokenSource: Sendable {
   /// If the session changed while the call was out (a sign-out, another sign-in), the answer
   /// must not be applied: throw ``AuthenticationFailure/sessionChanged`` (or
   /// ``AuthenticationFailure/notSignedIn``) instead, and the plugin ends nothing.
+  ///
+  /// Throw ``AuthenticationFailure/refreshRejected(_:)`` when the server refused the refresh
+  /// token; any other error (unreachable, timed out, 5xx, 429) is taken as temporary unless
+  /// ``isRefreshRejection(_:)`` says otherwise, and the session is kept.
   func refreshAccessToken() async throws -> AccessToken
 
-  /// Refreshing `token` failed: end the session it belongs to, so the user signs in again,
-  /// unless that session has already ended or been replaced (then do nothing).
+  /// Whether `error`, thrown by ``refreshAccessToken()``, means the server refused the session,
+  /// so that it must end. Only the server ends a session: a refresh that could not reach it, or
+  /// that it could not answer now, keeps the session for the next request to try again.
+  ///
+  /// Default: ``AuthenticationFailure/refreshRejected(_:)``, or an ``HTTPError`` whose status
+  /// is `400` or `401` (OAuth's `invalid_grant` is a 400).
+  func isRefreshRejection(_ error: any Error) -> Bool
+
+  /// The server refused the refresh of `token`: end the session it belongs to, so the user
+  /// signs in again, unless that session has already ended or been replaced (then do nothing).
   func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure) async
 
   /// Whether `response` says the request's credentials were not accepted, so the plugin
@@ -80,5 +97,14 @@ extension AuthTokenSource {
   /// A `401 Unauthorized`.
   public func isAuthenticationFailure(_ response: HTTPResponse) -> Bool {
     response.status == 401
+  }
+
+  /// ``AuthenticationFailure/refreshRejected(_:)``, or a `400` or `401` answer.
+  public func isRefreshRejection(_ error: any Error) -> Bool {
+    if case .refreshRejected = error as? AuthenticationFailure { return true }
+    if let status = (error as? HTTPError)?.response?.status {
+      return status == 400 || status == 401
+    }
+    return false
   }
 }

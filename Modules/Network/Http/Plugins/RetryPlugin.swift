@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Retries idempotent requests after temporary failures, with exponential backoff and jitter.
@@ -67,9 +68,8 @@ public struct RetryPlugin: HTTPPlugin {
 
   /// The delay before retry number `retries + 1`: `baseDelay * 2^retries`, capped, jittered.
   func backoff(afterRetries retries: Int) -> Duration {
-    let exponential = policy.baseDelay * (1 << min(retries, 16))
-    let capped = min(exponential, policy.maximumDelay)
-    return capped * (0.5 + 0.5 * min(max(jitter(), 0), 1))
+    Backoff(base: policy.baseDelay, maximum: policy.maximumDelay, jitter: 0.5...1)
+      .delay(afterFailures: retries + 1, random: jitter())
   }
 
   /// Parses `Retry-After`: delay-seconds or an HTTP date (RFC 9110 section 10.2.3).

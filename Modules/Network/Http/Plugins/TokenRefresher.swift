@@ -10,9 +10,14 @@ import Synchronization
 /// Refreshes ahead of expiry are not counted: a token is refreshed ahead at most once, and a
 /// token that never lived (no lifetime) is not refreshed ahead at all.
 ///
-/// A failed refresh is remembered for the token it tried to replace: every request that was
-/// sent with that token, whenever its `401` arrives, fails with the same error instead of
-/// starting a refresh of its own.
+/// Only the server ends a session. A refresh it refused (the token source's
+/// `isRefreshRejection`) is remembered for the token it tried to replace: every request that
+/// was sent with that token, whenever its `401` arrives, fails with the same error instead of
+/// starting a refresh of its own, and the source is told to end the session. A refresh that
+/// could not reach the server, or that the server could not answer now, fails every request
+/// waiting for it with one shared `.refreshUnavailable` and is not remembered: the session is
+/// kept, and the next request that needs a token tries again (a refresh ahead of expiry waits
+/// ``temporaryFailurePause`` first, sending the still-valid token meanwhile).
 final class TokenRefresher: Sendable {
   /// Why a token is being refreshed.
   enum Cause {
@@ -23,11 +28,13 @@ final class TokenRefresher: Sendable {
   }
 
   private struct State {
-    var inFlight: (replacing: String?, task: Task<AccessToken, any Error>)?
+    var inFlight: (replacing: String?, cause: Cause, task: Task<AccessToken, any Error>)?
     var recentRefreshes: [ContinuousClock.Instant] = []
     var refreshCount = 0
-    /// The last refresh that failed: the token it tried to replace and the error.
+    /// The last refresh that failed for good: the token it tried to replace and the error.
     var lastFailure: (token: String?, error: HTTPError)?
+    /// The last refresh that failed for now (offline, unavailable): the token, when, and why.
+    var lastTemporaryFailure: (token: String, at: ContinuousClock.Instant, error: HTTPError)?
     /// Which token replaced which, for the last few refreshes.
     var lineage = TokenLineage()
   }
@@ -36,6 +43,10 @@ final class TokenRefresher: Sendable {
   private let maximumRefreshes: Int
   private let window: Duration
   private let state = Mutex(State())
+
+  /// How long after a temporary failure a refresh ahead of expiry is not tried again for the
+  /// same token (the token is still valid, and every request would otherwise try).
+  static let temporaryFailurePause: Duration = .seconds(5)
 
   init(source: any AuthTokenSource, maximumRefreshes: Int, window: Duration) {
     self.source = source
@@ -49,9 +60,10 @@ final class TokenRefresher: Sendable {
   /// Returns a token newer than `staleToken`: the current one if it already differs (someone
   /// refreshed meanwhile), the one being fetched if a refresh is in flight, or a new one.
   ///
-  /// - Throws: `.authentication(.refreshFailed)` (the source is told to end the session), the
-  ///   same error again for a request sent with a token whose refresh failed,
-  ///   `.authentication(.notSignedIn)` when there is no session to refresh,
+  /// - Throws: `.authentication(.refreshRejected)` (the source is told to end the session),
+  ///   the same error again for a request sent with a token whose refresh was refused,
+  ///   `.authentication(.refreshUnavailable)` when the refresh could not be done now (the
+  ///   session is kept), `.authentication(.notSignedIn)` when there is no session to refresh,
   ///   `.authentication(.refreshLoop)`, or `.transport(.cancelled)` if the caller is
   ///   cancelled.
   func freshToken(replacing staleToken: String?, cause: Cause) async throws(HTTPError)
@@ -70,7 +82,7 @@ final class TokenRefresher: Sendable {
     } catch is CancellationError {
       throw .transport(TransportFailure(.cancelled, detail: "cancelled while the token refreshed"))
     } catch {
-      throw .authentication(.refreshFailed("\(error)"))
+      throw .authentication(.refreshUnavailable("\(error)"))
     }
   }
 
@@ -98,6 +110,12 @@ final class TokenRefresher: Sendable {
           ? .current(current) : .fail(.authentication(.sessionChanged))
       }
       if let inFlight = state.inFlight { return .wait(inFlight.task) }
+      if cause == .expiring, !current.hasExpired(), let failure = state.lastTemporaryFailure,
+        failure.token == current.value,
+        ContinuousClock.now - failure.at < Self.temporaryFailurePause
+      {
+        return .fail(failure.error)
+      }
       if cause == .rejected {
         let now = ContinuousClock.now
         state.recentRefreshes.removeAll { now - $0 > window }
@@ -105,7 +123,6 @@ final class TokenRefresher: Sendable {
           return .fail(
             .authentication(.refreshLoop(refreshes: state.recentRefreshes.count, window: window)))
         }
-        state.recentRefreshes.append(now)
       }
       state.refreshCount += 1
       let source = source
@@ -113,31 +130,56 @@ final class TokenRefresher: Sendable {
       let task = Task { [weak self] () throws -> AccessToken in
         do {
           let token = try await source.refreshAccessToken()
-          self?.finish(replacing: replacing.value, with: .success(token.value))
+          self?.finish(replacing: replacing.value, with: .refreshed(token.value))
           return token
         } catch {
-          let failure: AuthenticationFailure =
-            (error as? AuthenticationFailure) ?? .refreshFailed("\(error)")
+          let failure = Self.failure(for: error, source: source)
           // Recorded before the session ends, so that a request whose 401 arrives after
           // that gets this same error, not "signed out".
-          self?.finish(replacing: replacing.value, with: .failure(.authentication(failure)))
-          if case .refreshFailed = failure {
+          self?.finish(replacing: replacing.value, with: .failed(.authentication(failure)))
+          if case .refreshRejected = failure {
             await source.invalidateSession(of: replacing, because: failure)
           }
           throw HTTPError.authentication(failure)
         }
       }
-      state.inFlight = (replacing.value, task)
+      state.inFlight = (replacing.value, cause, task)
       return .wait(task)
     }
   }
 
-  private func finish(replacing token: String, with outcome: Result<String, HTTPError>) {
+  /// What a refresh that threw `error` means: the source's own verdict when it threw an
+  /// ``AuthenticationFailure``, a rejection when the source says the server refused the
+  /// session, otherwise a temporary failure that keeps the session.
+  private static func failure(for error: any Error, source: any AuthTokenSource)
+    -> AuthenticationFailure
+  {
+    if let failure = error as? AuthenticationFailure { return failure }
+    return source.isRefreshRejection(error)
+      ? .refreshRejected("\(error)") : .refreshUnavailable("\(error)")
+  }
+
+  private enum Outcome {
+    case refreshed(String)
+    case failed(HTTPError)
+  }
+
+  private func finish(replacing token: String, with outcome: Outcome) {
     state.withLock { state in
+      let cause = state.inFlight?.cause
       state.inFlight = nil
       switch outcome {
-      case .success(let newToken): state.lineage.record(token, replacedBy: newToken)
-      case .failure(let error): state.lastFailure = (token, error)
+      case .refreshed(let newToken):
+        state.lineage.record(token, replacedBy: newToken)
+        state.lastTemporaryFailure = nil
+        // Counted once it succeeded: the guard is for a server that rejects fresh tokens, and a
+        // refresh that could not be made (offline) brought none.
+        if cause == .rejected { state.recentRefreshes.append(ContinuousClock.now) }
+      case .failed(.authentication(let failure)) where failure.isTemporary:
+        // Not remembered for the token: the next request that needs one tries again.
+        state.lastTemporaryFailure = (token, ContinuousClock.now, .authentication(failure))
+      case .failed(let error):
+        state.lastFailure = (token, error)
       }
     }
   }
