@@ -59,16 +59,19 @@ enum CompositionRoot {
     let loggingPlugin = LoggingPlugin(
       logger: Logger(category: "HTTP"), logsCurl: verbose, logsBodies: verbose)
     let retryPlugin = RetryPlugin()
+    // Whether requests reach the server: when they do again after failures, the event stream
+    // reconnects at once instead of waiting out its backoff.
+    let reachabilityPlugin = ReachabilityPlugin()
 
     // MARK: Auth service and its plugin
     let sessionStore = FileSessionStore(
       fileURL: dataDirectory(configuration).appendingPathComponent("session.json"))
     let authRequester = HTTPRequester<AuthDataAPI>(
-      baseURL: baseURL, transport: transport, plugins: [loggingPlugin])
+      baseURL: baseURL, transport: transport, plugins: [reachabilityPlugin, loggingPlugin])
     let authService = AuthServiceImpl(
       repo: AuthRepoImpl(requester: authRequester), store: sessionStore)
     let authPlugin = AuthPlugin(source: authService)
-    let plugins: [any HTTPPlugin] = [authPlugin, retryPlugin, loggingPlugin]
+    let plugins: [any HTTPPlugin] = [authPlugin, retryPlugin, reachabilityPlugin, loggingPlugin]
 
     // MARK: Requesters
     let userDataRequester = HTTPRequester<UserDataAPI>(
@@ -95,7 +98,8 @@ enum CompositionRoot {
     let taskService = TaskServiceImpl(
       projectRepo: projectRepo, taskRepo: taskRepo, sessionState: authService.sessionState)
     let fileService = FileServiceImpl(repo: fileRepo)
-    let connectionService = ConnectionServiceImpl(repo: eventRepo, authService: authService)
+    let connectionService = ConnectionServiceImpl(
+      repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)
     // trellis:services (the generator adds services above this line)
     let services = AppServices(
       authService: authService, userService: userService, taskService: taskService,

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import LoopbackServer
 
@@ -6,14 +7,18 @@ extension DemoBackend {
     router.post("/auth/login") { [self] request in
       let settings = currentConfiguration
       return Self.answer { () throws(DemoFailure) in
-        try login(request, lifetime: settings.accessTokenLifetime)
+        try login(
+          request, lifetime: settings.accessTokenLifetime,
+          grace: settings.refreshTokenGracePeriod.inSeconds)
       }.delayed(by: settings.baseLatency)
     }
 
     router.post("/auth/refresh") { [self] request in
       let settings = currentConfiguration
       return Self.answer { () throws(DemoFailure) in
-        try refresh(request, lifetime: settings.accessTokenLifetime)
+        try refresh(
+          request, lifetime: settings.accessTokenLifetime,
+          grace: settings.refreshTokenGracePeriod.inSeconds)
       }.delayed(by: settings.baseLatency)
     }
 
@@ -34,8 +39,8 @@ extension DemoBackend {
     }
   }
 
-  private func login(_ request: ServerRequest, lifetime: Duration) throws(DemoFailure)
-    -> ServerResponse
+  private func login(_ request: ServerRequest, lifetime: Duration, grace: TimeInterval)
+    throws(DemoFailure) -> ServerResponse
   {
     let credentials = try Self.decode(Wire.Credentials.self, from: request)
     var fields: [String: String] = [:]
@@ -53,7 +58,7 @@ extension DemoBackend {
         })
       else { return nil }
       let issued = state.issueTokens(
-        for: account.user.id, sessionID: nil, lifetime: lifetime, now: date)
+        for: account.user.id, sessionID: nil, lifetime: lifetime, now: date, grace: grace)
       return Wire.Tokens(
         accessToken: issued.access, refreshToken: issued.refresh,
         expiresIn: Int(lifetime.components.seconds), user: account.user)
@@ -68,9 +73,11 @@ extension DemoBackend {
     return .json(tokens)
   }
 
-  /// Exchanges a refresh token for new tokens; the old refresh token stops working (rotation).
-  private func refresh(_ request: ServerRequest, lifetime: Duration) throws(DemoFailure)
-    -> ServerResponse
+  /// Exchanges a refresh token for new tokens; the old refresh token stops working
+  /// (rotation), except that for `grace` seconds it is still accepted, for a client that never
+  /// received the answer (the connection dropped on the way back).
+  private func refresh(_ request: ServerRequest, lifetime: Duration, grace: TimeInterval)
+    throws(DemoFailure) -> ServerResponse
   {
     let body = try Self.decode(Wire.RefreshRequest.self, from: request)
     guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else {
@@ -78,11 +85,10 @@ extension DemoBackend {
     }
     let date = now()
     let tokens = state.withLock { state -> Wire.Tokens? in
-      guard let grant = state.refreshTokens.removeValue(forKey: refreshToken),
-        let user = state.user(grant.userID)
+      guard
+        let issued = state.exchange(refreshToken, lifetime: lifetime, grace: grace, now: date),
+        let user = state.user(issued.userID)
       else { return nil }
-      let issued = state.issueTokens(
-        for: grant.userID, sessionID: grant.sessionID, lifetime: lifetime, now: date)
       return Wire.Tokens(
         accessToken: issued.access, refreshToken: issued.refresh,
         expiresIn: Int(lifetime.components.seconds), user: user)

@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// The sessions the embedded backend keeps between launches of the app: each live refresh
-/// token with its user, session and expiry. (Access tokens are not kept: a client whose access
-/// token is unknown after a relaunch refreshes it, as it would after expiry.)
+/// token and access token with its user, session and expiry, so that a relaunched app whose
+/// access token is still valid uses it (no `401` first), and one whose token expired refreshes
+/// it ahead, as a real server would have it.
 struct DemoSessionFile: Codable, Equatable {
   struct Grant: Codable, Equatable {
     var refreshToken: String
@@ -17,8 +18,17 @@ struct DemoSessionFile: Codable, Equatable {
     var expiresAt: Date
   }
 
+  struct AccessGrant: Codable, Equatable {
+    var accessToken: String
+    var userID: Int
+    var sessionID: Int
+    var expiresAt: Date
+  }
+
   var nextSessionID: Int
   var grants: [Grant]
+  /// `nil` in files of versions that did not keep access tokens.
+  var accessGrants: [AccessGrant]?
 
   /// The most a sessions file may hold; a bigger one is not read (it cannot be ours).
   static let maximumSize = 1 << 20
@@ -51,6 +61,14 @@ extension DemoBackend {
         state.refreshTokens[grant.refreshToken] = DemoState.RefreshGrant(
           userID: grant.userID, sessionID: grant.sessionID, expiresAt: grant.expiresAt)
       }
+      let liveSessions = Set(state.refreshTokens.values.map(\.sessionID))
+      for grant in saved.accessGrants ?? []
+      where grant.expiresAt > date && liveSessions.contains(grant.sessionID)
+        && !grant.accessToken.isEmpty
+      {
+        state.accessTokens[grant.accessToken] = DemoState.AccessGrant(
+          userID: grant.userID, sessionID: grant.sessionID, expiresAt: grant.expiresAt)
+      }
       let highest = state.refreshTokens.values.map(\.sessionID).max() ?? 0
       state.nextSessionID = max(state.nextSessionID, saved.nextSessionID, highest + 1)
     }
@@ -68,6 +86,11 @@ extension DemoBackend {
         grants: state.refreshTokens.map { token, grant in
           DemoSessionFile.Grant(
             refreshToken: token, userID: grant.userID, sessionID: grant.sessionID,
+            expiresAt: grant.expiresAt)
+        }.sorted { $0.sessionID < $1.sessionID },
+        accessGrants: state.accessTokens.map { token, grant in
+          DemoSessionFile.AccessGrant(
+            accessToken: token, userID: grant.userID, sessionID: grant.sessionID,
             expiresAt: grant.expiresAt)
         }.sorted { $0.sessionID < $1.sessionID })
     }

@@ -2,6 +2,10 @@
 public struct DemoConfiguration: Sendable {
   /// How long an access token lives. Short, so that a demo shows the refresh.
   public var accessTokenLifetime: Duration = .seconds(300)
+  /// How long a refresh token is still accepted after it was exchanged (rotated): a client
+  /// whose answer to the exchange was lost tries again with it. OAuth servers with rotation
+  /// have the same grace period (Okta's default is 30 seconds). Zero turns it off.
+  public var refreshTokenGracePeriod: Duration = .seconds(30)
   /// Added to every response.
   public var baseLatency: Duration = .zero
   /// Added to the responses about one project (its milestones, tags, members, permissions

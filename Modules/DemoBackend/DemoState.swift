@@ -28,6 +28,13 @@ struct DemoState {
     var expiresAt: Date
   }
 
+  /// A refresh token that was exchanged (rotated), kept for the grace period after.
+  struct RetiredGrant {
+    var userID: Int
+    var sessionID: Int
+    var retiredAt: Date
+  }
+
   var accounts = DemoSeed.accounts
   var projects = DemoSeed.projects
   var roles = DemoSeed.roles
@@ -37,6 +44,9 @@ struct DemoState {
   var files: [Int: (info: Wire.FileInfo, ownerID: Int)] = [:]
   var accessTokens: [String: AccessGrant] = [:]
   var refreshTokens: [String: RefreshGrant] = [:]
+  /// Refresh tokens exchanged within the grace period: still accepted once more, for a client
+  /// whose answer to the exchange was lost (OAuth servers with rotation do the same).
+  var retiredRefreshTokens: [String: RetiredGrant] = [:]
   var nextTaskID = 100
   var nextFileID = 1
   var nextSessionID = 1
@@ -72,10 +82,10 @@ struct DemoState {
       role: role, canCreateTasks: canWrite, canAssign: canWrite, canUpload: canWrite)
   }
 
-  mutating func issueTokens(for userID: Int, sessionID: Int?, lifetime: Duration, now: Date)
-    -> (access: String, refresh: String, sessionID: Int)
-  {
-    sweepExpiredTokens(now: now)
+  mutating func issueTokens(
+    for userID: Int, sessionID: Int?, lifetime: Duration, now: Date, grace: TimeInterval = 0
+  ) -> (access: String, refresh: String, sessionID: Int) {
+    sweepExpiredTokens(now: now, grace: grace)
     let session = sessionID ?? nextSessionID
     if sessionID == nil {
       nextSessionID += 1
@@ -92,10 +102,38 @@ struct DemoState {
     return (access, refresh, session)
   }
 
-  /// Forgets every expired token.
-  mutating func sweepExpiredTokens(now: Date) {
+  /// Forgets every expired token, and retired refresh tokens older than `grace`.
+  mutating func sweepExpiredTokens(now: Date, grace: TimeInterval = 0) {
     accessTokens = accessTokens.filter { $0.value.expiresAt > now }
     refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
+    retiredRefreshTokens = retiredRefreshTokens.filter {
+      now.timeIntervalSince($0.value.retiredAt) <= grace
+    }
+  }
+
+  /// Exchanges `refreshToken` for new tokens of the same session: a live one, which is then
+  /// retired (rotation), or one retired within `grace` seconds whose session is still live (its
+  /// answer was lost on the way to the client). `nil` when neither.
+  mutating func exchange(
+    _ refreshToken: String, lifetime: Duration, grace: TimeInterval, now: Date
+  ) -> (access: String, refresh: String, userID: Int)? {
+    let session: (userID: Int, sessionID: Int)
+    if let grant = refreshTokens.removeValue(forKey: refreshToken) {
+      retiredRefreshTokens[refreshToken] = RetiredGrant(
+        userID: grant.userID, sessionID: grant.sessionID, retiredAt: now)
+      session = (grant.userID, grant.sessionID)
+    } else if let retired = retiredRefreshTokens[refreshToken],
+      now.timeIntervalSince(retired.retiredAt) <= grace,
+      refreshTokens.values.contains(where: { $0.sessionID == retired.sessionID })
+    {
+      session = (retired.userID, retired.sessionID)
+    } else {
+      return nil
+    }
+    guard user(session.userID) != nil else { return nil }
+    let issued = issueTokens(
+      for: session.userID, sessionID: session.sessionID, lifetime: lifetime, now: now, grace: grace)
+    return (issued.access, issued.refresh, session.userID)
   }
 
   /// Ends `userID`'s oldest sessions until at most `count` remain.
@@ -106,16 +144,18 @@ struct DemoState {
   }
 
   /// How many tokens are held, for tests of the bounds.
-  var tokenCount: Int { accessTokens.count + refreshTokens.count }
+  var tokenCount: Int { accessTokens.count + refreshTokens.count + retiredRefreshTokens.count }
 
   mutating func endSession(_ sessionID: Int) {
     accessTokens = accessTokens.filter { $0.value.sessionID != sessionID }
     refreshTokens = refreshTokens.filter { $0.value.sessionID != sessionID }
+    retiredRefreshTokens = retiredRefreshTokens.filter { $0.value.sessionID != sessionID }
   }
 
   mutating func revokeTokens(of userID: Int) {
     accessTokens = accessTokens.filter { $0.value.userID != userID }
     refreshTokens = refreshTokens.filter { $0.value.userID != userID }
+    retiredRefreshTokens = retiredRefreshTokens.filter { $0.value.userID != userID }
   }
 
   /// Adds a task; fails with 507 once the demo holds ``maximumTasks``.

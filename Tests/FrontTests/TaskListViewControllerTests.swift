@@ -97,5 +97,8 @@ struct TaskListViewControllerTests {
       Choice(id: 2, title: "Document the API", detail: "#2"),
     ]
     try assertSnapshot(of: screen, state: state, named: "tasks")
+    state.staleNotice =
+      "Offline: showing the tasks as last loaded. They reload when the connection is back."
+    try assertSnapshot(of: screen, state: state, named: "offline")
   }
 }

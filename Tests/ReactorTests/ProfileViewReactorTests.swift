@@ -57,6 +57,32 @@ struct ProfileViewReactorTests {
     try await tester.finish()
   }
 
+  @Test func offlineASaveKeepsTheEditsAndSucceedsWhenTriedAgain() async throws {
+    let users = FakeUserService()
+    let tester = try await loadedTester(users)
+    tester.send(.setBio("Written offline"))
+    try await tester.expect { $0.bio = "Written offline" }
+    users.fail(with: ServiceError(.offline, "The server cannot be reached."))
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expectEvents(
+      .alert(
+        title: "You are offline",
+        message:
+          "Your profile was not saved. Everything you entered is kept: save again when the connection is back."
+      ))
+    try await tester.expect { $0.isSaving = false }
+    #expect(tester.reactor.currentState.bio == "Written offline")
+    #expect(tester.reactor.currentState.hasChanges)
+    users.recover()
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect { $0.user?.bio = "Written offline" }
+    try await tester.expectEvents(.toast("Profile saved"))
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+  }
+
   @Test func followsChangesPublishedByTheUserService() async throws {
     let users = FakeUserService()
     let tester = try await loadedTester(users)

@@ -162,4 +162,72 @@ struct TaskComposeViewReactorTests {
     try await second.finish()
     try await tester.finish()
   }
+
+  @Test func offlineASaveKeepsEveryFieldAndSucceedsWhenTriedAgain() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.answer(1, with: .sample(1))
+    tester.send(.setTitle("Written in a tunnel"))
+    tester.send(.toggleTag(100))
+    tester.send(.selectMilestone(10))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    tester.isExhaustive = true
+    let draft = tester.reactor.currentState
+
+    tasks.failCreation(with: ServiceError(.offline, "The server cannot be reached."))
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expectEvents(
+      .alert(
+        title: "You are offline",
+        message:
+          "The task was not saved. Everything you entered is kept: save again when the connection is back."
+      ))
+    try await tester.expect { $0.isSaving = false }
+    #expect(tester.reactor.currentState == draft)
+
+    tasks.failCreation(with: nil)
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expectEvents(.toast("Task created: Written in a tunnel"), .saved(projectID: 1))
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+    #expect(
+      tasks.createdDrafts == [
+        TaskDraft(projectID: 1, title: "Written in a tunnel", milestoneID: 10, tagIDs: [100])
+      ])
+  }
+
+  @Test func offlineAnUploadKeepsThePathAndTheAttachmentsAlreadyMade() async throws {
+    let files = FakeFileService()
+    let tester = makeTester(FakeTaskService(), files)
+    tester.send(.setAttachmentPath("/tmp/one.png"))
+    tester.send(.attach)
+    await files.uploads.waitForArrival("one.png")
+    files.uploads.answer("one.png", with: Attachment(id: 1, name: "one.png", size: 10))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    tester.isExhaustive = true
+    tester.send(.setAttachmentPath("/tmp/two.png"))
+    try await tester.expect { $0.attachmentPath = "/tmp/two.png" }
+    tester.send(.attach)
+    try await tester.expect { $0.isUploading = true }
+    await files.uploads.waitForArrival("two.png")
+    files.uploads.fail("two.png", with: ServiceError(.offline, "The server cannot be reached."))
+    try await tester.expectEvents(
+      .alert(
+        title: "You are offline",
+        message:
+          "The file was not uploaded. Everything you entered is kept: attach it again when the connection is back."
+      ))
+    try await tester.expect { $0.isUploading = false }
+    try await tester.finish()
+    #expect(tester.reactor.currentState.attachmentPath == "/tmp/two.png")
+    #expect(tester.reactor.currentState.attachments.map(\.title) == ["one.png"])
+  }
 }

@@ -86,4 +86,48 @@ struct TaskListViewReactorTests {
     try await tester.expect { $0.isLoading = false }
     try await tester.finish()
   }
+
+  @Test func offlineTheListStaysMarkedAsNotCurrentAndReloadsWhenLiveAgain() async throws {
+    let tasks = FakeTaskService()
+    let connection = FakeConnectionService()
+    tasks.setTasks([TaskItem(id: 7, projectID: 1, title: "Fix the crash")])
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TestServices(taskService: tasks, connectionService: connection)))
+    let loaded = [Choice(id: 7, title: "Fix the crash", detail: "#7")]
+    tester.send(.selectProject(1))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = loaded }
+    try await tester.expect { $0.isLoading = false }
+
+    tasks.failTaskLoads(with: ServiceError(.offline, "The server cannot be reached."))
+    tester.send(.refresh)
+    try await tester.expect { $0.isLoading = true }
+    // No alert, and the tasks stay: marked as not current.
+    try await tester.expect {
+      $0.staleNotice =
+        "Offline: showing the tasks as last loaded. They reload when the connection is back."
+    }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tester.reactor.currentState.tasks == loaded)
+
+    // Live again: the list reloads by itself.
+    tasks.failTaskLoads(with: nil)
+    tasks.setTasks([
+      TaskItem(id: 7, projectID: 1, title: "Fix the crash"),
+      TaskItem(id: 8, projectID: 1, title: "Created meanwhile"),
+    ])
+    while connection.state.subscriberCount == 0 { await Task.yield() }
+    connection.state.send(.reconnecting)
+    connection.state.send(.online)
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.tasks = loaded + [Choice(id: 8, title: "Created meanwhile", detail: "#8")]
+      $0.staleNotice = nil
+    }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+    #expect(tasks.taskLoads == ["1 cached", "1 force", "1 force"])
+  }
 }

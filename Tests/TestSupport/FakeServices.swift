@@ -103,6 +103,9 @@ public final class FakeUserService: UserService {
   /// Makes loads and updates fail.
   public func fail(with error: ServiceError) { stored.withLock { $0 = .failure(error) } }
 
+  /// Makes loads and updates succeed again, with `user`.
+  public func recover(with user: User = .alice) { stored.withLock { $0 = .success(user) } }
+
   /// Publishes and returns the user.
   public func loadCurrentUser(forceRefresh: Bool) async throws(ServiceError) -> User {
     let user = try stored.withLock { $0 }.get()
@@ -140,6 +143,7 @@ public final class FakeTaskService: TaskService {
     var createFailure: ServiceError?
     var holdsTaskLists = false
     var taskLoads: [String] = []
+    var loadFailure: ServiceError?
   }
 
   private let state = Mutex(State())
@@ -156,9 +160,14 @@ public final class FakeTaskService: TaskService {
   public func holdTaskLists() { state.withLock { $0.holdsTaskLists = true } }
   /// Sets the tasks `tasks` returns.
   public func setTasks(_ tasks: [TaskItem]) { state.withLock { $0.tasks = tasks } }
-  /// Makes `createTask` fail.
+  /// Makes `createTask` fail (or succeed again, with `nil`).
   public func failCreation(with error: ServiceError?) {
     state.withLock { $0.createFailure = error }
+  }
+
+  /// Makes `tasks` fail (or succeed again, with `nil`).
+  public func failTaskLoads(with error: ServiceError?) {
+    state.withLock { $0.loadFailure = error }
   }
 
   /// The two fixed projects.
@@ -179,10 +188,11 @@ public final class FakeTaskService: TaskService {
 
   /// The stored tasks of the project (or the test's answer when held).
   public func tasks(projectID: Int, forceRefresh: Bool) async throws(ServiceError) -> [TaskItem] {
-    let holds = state.withLock { state in
+    let (holds, failure) = state.withLock { state in
       state.taskLoads.append("\(projectID) \(forceRefresh ? "force" : "cached")")
-      return state.holdsTaskLists
+      return (state.holdsTaskLists, state.loadFailure)
     }
+    if let failure { throw failure }
     if holds {
       do {
         return try await taskLists.wait(projectID)

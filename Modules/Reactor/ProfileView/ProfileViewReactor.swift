@@ -125,13 +125,18 @@ public final class ProfileViewReactor: ReactorProtocol {
         .just(.setSaving(false))
       )
       .catch { error in
-        .concat(
-          .event(
-            .alert(
-              title: "Could not save the profile", message: ErrorMessage.text(for: error))),
-          .just(.setSaving(false)))
+        .concat(.event(Self.saveFailure(error)), .just(.setSaving(false)))
       }
     }
+  }
+
+  /// The alert for a failed save: offline, it says so and that the edits are kept.
+  private static func saveFailure(_ error: any Error) -> Event {
+    guard ErrorMessage.isOffline(error) else {
+      return .alert(title: "Could not save the profile", message: ErrorMessage.text(for: error))
+    }
+    let alert = ErrorMessage.offlineAlert("Your profile was not saved.")
+    return .alert(title: alert.title, message: alert.message)
   }
 
   /// Applies a mutation. A new user resets the fields only when they hold no unsaved edits.

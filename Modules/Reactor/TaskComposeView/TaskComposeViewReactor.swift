@@ -9,6 +9,8 @@ import Service
 /// - Attaching a file shows the indicator, uploads, appends the file and hides the indicator;
 ///   on failure an alert shows and the indicator still hides.
 /// - Saving creates the task, shows a toast, and closes the form.
+/// - Offline, a save or an upload fails with an alert that says so; every field and
+///   attachment stays, and the same tap succeeds once the connection is back.
 @MainActor
 public final class TaskComposeViewReactor: ReactorProtocol {
   /// What the user does.
@@ -191,7 +193,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       )
       .catch { error in
         .concat(
-          .event(.alert(title: "Could not save the task", message: ErrorMessage.text(for: error))),
+          .event(
+            Self.alert(
+              title: "Could not save the task", for: error, offline: "The task was not saved.")),
           .just(.setSaving(false)))
       }
     }
@@ -211,9 +215,23 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     )
     .catch { error in
       .concat(
-        .event(.alert(title: "Upload failed", message: ErrorMessage.text(for: error))),
+        .event(
+          Self.alert(
+            title: "Upload failed", for: error, offline: "The file was not uploaded.",
+            retry: "attach it again")),
         .just(.setUploading(false)))
     }
+  }
+
+  /// The alert for a failed save or upload: offline, it says so and that the draft is kept.
+  private static func alert(
+    title: String, for error: any Error, offline: String, retry: String = "save again"
+  ) -> Event {
+    guard ErrorMessage.isOffline(error) else {
+      return .alert(title: title, message: ErrorMessage.text(for: error))
+    }
+    let alert = ErrorMessage.offlineAlert(offline, retry: retry)
+    return .alert(title: alert.title, message: alert.message)
   }
 
   /// Applies a mutation.

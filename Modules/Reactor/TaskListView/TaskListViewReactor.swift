@@ -2,6 +2,10 @@ import Core
 import Service
 
 /// A project's tasks; a task created elsewhere (a server event) refreshes the list.
+///
+/// Offline is a state, not an error: a load that cannot reach the server keeps the list as it
+/// was, marked as not current (``State/staleNotice``), instead of emptying it behind an alert,
+/// and the list reloads by itself when the connection is live again.
 @MainActor
 public final class TaskListViewReactor: ReactorProtocol {
   /// What happens to the list.
@@ -17,6 +21,8 @@ public final class TaskListViewReactor: ReactorProtocol {
     case showCreatedTask(projectID: Int)
     /// The server announced an event (merged from the connection service).
     case serverEvent(ServerEvent)
+    /// The connection to the server changed (merged from the connection service).
+    case connectionChanged(ConnectionState)
   }
 
   /// State changes.
@@ -29,6 +35,8 @@ public final class TaskListViewReactor: ReactorProtocol {
     case setTasks([TaskItem])
     /// Loading started or ended.
     case setLoading(Bool)
+    /// The list could not be loaded now (offline): why, or `nil` once it is current again.
+    case setStale(String?)
   }
 
   /// One-shot outputs: alerts and toasts, which the screen shows by itself.
@@ -44,6 +52,9 @@ public final class TaskListViewReactor: ReactorProtocol {
     public var tasks: [Choice] = []
     /// Whether a load is in flight.
     public var isLoading = false
+    /// Set when the last load could not reach the server: the tasks shown (if any) are as
+    /// last loaded, and they reload when the connection is back.
+    public var staleNotice: String?
 
     /// The state before anything happened.
     public init() {}
@@ -63,9 +74,11 @@ public final class TaskListViewReactor: ReactorProtocol {
     services = serviceProvider
   }
 
-  /// Server events come in as actions.
+  /// Server events and connection changes come in as actions.
   public func transform(action: ReactorStream<Action>) -> ReactorStream<Action> {
-    action.merge(services.connectionService.events.events) { .serverEvent($0) }
+    action
+      .merge(services.connectionService.events.events) { .serverEvent($0) }
+      .merge(services.connectionService.state.changes) { .connectionChanged($0) }
   }
 
   /// Loads projects and tasks.
@@ -99,6 +112,13 @@ public final class TaskListViewReactor: ReactorProtocol {
       return loadTasks(task.projectID, forceRefresh: true)
     case .serverEvent(.sessionRevoked):
       return .none
+    case .connectionChanged(.online):
+      // Live again: a list that could not be loaded while offline loads now.
+      guard currentState.staleNotice != nil, !currentState.isLoading else { return .none }
+      guard let projectID = currentState.projectID else { return mutate(action: .load) }
+      return loadTasks(projectID, forceRefresh: true)
+    case .connectionChanged:
+      return .none
     }
   }
 
@@ -115,8 +135,16 @@ public final class TaskListViewReactor: ReactorProtocol {
     .cancellable(id: TaskLoad.id, cancelInFlight: true)
   }
 
+  /// Offline, the list stays as it is, marked as not current; other failures are alerts.
   private static func failure(_ error: any Error) -> Effect {
-    .concat(
+    guard !ErrorMessage.isOffline(error) else {
+      return .concat(
+        .just(
+          .setStale(
+            "Offline: showing the tasks as last loaded. They reload when the connection is back.")),
+        .just(.setLoading(false)))
+    }
+    return .concat(
       .event(.alert(title: "Could not load tasks", message: ErrorMessage.text(for: error))),
       .just(.setLoading(false)))
   }
@@ -140,8 +168,11 @@ public final class TaskListViewReactor: ReactorProtocol {
     case .setProject(let projectID):
       if state.projectID != projectID { state.tasks = [] }
       state.projectID = projectID
-    case .setTasks(let tasks): state.tasks = tasks.map(Self.row)
+    case .setTasks(let tasks):
+      state.tasks = tasks.map(Self.row)
+      state.staleNotice = nil
     case .setLoading(let isLoading): state.isLoading = isLoading
+    case .setStale(let notice): state.staleNotice = notice
     }
     return state
   }

@@ -24,7 +24,9 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
     let reactor = reactor
     let projects = state.projects
     let tasks = state.tasks
-    var elements: [Element] = [
+    var elements: [Element] = []
+    if let notice = state.staleNotice { elements += [.text(notice, style: .warning), .spacer] }
+    elements += [
       .list(
         ListBox(
           id: "project", title: "Project",
