@@ -66,8 +66,8 @@ struct AppConfiguration: Equatable {
       tap <button>                 type <field> <text>        select <list> <number|title>
       toggle <checklist> <item>    back                       menu [item]
       wait <text>                  expect <text>              expect-not <text>
-      dump                         print <text>               sleep <seconds>
-      open <link>                  quit
+      wait-gone <text>             dump                       print <text>
+      sleep <seconds>              open <link>                quit
     Keys: Tab/arrows move, Enter chooses, Esc goes back, Ctrl-O opens the menu, Ctrl-C quits.
     """
 

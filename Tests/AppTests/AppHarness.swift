@@ -31,6 +31,24 @@ final class AppHarness {
   private(set) var server: LoopbackServer?
   private(set) var transcript: [String] = []
 
+  /// The app against `backend` at `serverURL` (a proxy in front of it, say), on the real
+  /// clock, keeping its data in `dataDirectory` (a new folder by default).
+  init(
+    backend: DemoBackend, serverURL: URL, dataDirectory: URL? = nil,
+    arguments extraArguments: [String] = []
+  ) throws {
+    self.backend = backend
+    self.dataDirectory =
+      dataDirectory
+      ?? FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-app-\(UUID().uuidString)", isDirectory: true)
+    let configuration = try AppConfiguration(
+      arguments: ["--data-dir", self.dataDirectory.path, "--server", serverURL.absoluteString]
+        + extraArguments,
+      environment: [:], standardInputIsTerminal: false)
+    dependencies = CompositionRoot.resolve(configuration)
+  }
+
   init(_ mode: Mode, arguments extraArguments: [String] = []) throws {
     let clock = clock
     backend = DemoBackend(configuration: .instant, now: { clock.now })
@@ -51,10 +69,12 @@ final class AppHarness {
   var window: Window { dependencies.window }
 
   /// Runs `script` (one command per line); returns the outcome and keeps the printed lines.
-  func run(_ script: String) async -> ScriptSession.Outcome {
+  ///
+  /// - Parameter timeout: How long each `wait` or `expect` waits.
+  func run(_ script: String, timeout: Duration = .seconds(30)) async -> ScriptSession.Outcome {
     var options = ScriptSession.Options()
     options.printsFrames = false
-    options.timeout = .seconds(30)  // generous: shared CI machines can be slow
+    options.timeout = timeout  // 30 s by default: generous, shared CI machines can be slow
     var printed: [String] = []
     let session = ScriptSession(window: window, options: options) { printed.append($0) }
     let lines = AsyncStream<String> { continuation in

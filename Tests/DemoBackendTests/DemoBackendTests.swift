@@ -95,17 +95,39 @@ struct DemoAuthTests {
   }
 
   @Test func refreshRotatesTheRefreshToken() async throws {
-    let client = Client(backend: DemoBackend())
+    let clock = ManualClock()
+    let client = Client(backend: DemoBackend(now: { clock.now }))
     let tokens = try await client.login()
     let refreshed = await client.call(
       .post, "/auth/refresh", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
     let fresh = try decode(Wire.Tokens.self, refreshed)
     #expect(fresh.accessToken != tokens.accessToken)
+    #expect(fresh.refreshToken != tokens.refreshToken)
     #expect(await client.call(.get, "/me", token: fresh.accessToken).status == 200)
+    // Past the grace period the replaced token is refused.
+    clock.advance(by: 31)
     let reused = await client.call(
       .post, "/auth/refresh", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
     #expect(reused.status == 401)
     #expect(try failure(reused).code == "invalid_refresh_token")
+  }
+
+  /// A refresh whose answer was lost (the connection dropped after the server rotated the
+  /// token) is retried with the replaced token: within the grace period that still works, and
+  /// continues the same session; a signed-out session's replaced token does not.
+  @Test func aReplacedRefreshTokenWorksWithinTheGracePeriodWhileItsSessionLives() async throws {
+    let clock = ManualClock()
+    let client = Client(backend: DemoBackend(now: { clock.now }))
+    let tokens = try await client.login()
+    let body = #"{"refreshToken":"\#(tokens.refreshToken)"}"#
+    _ = try decode(Wire.Tokens.self, await client.call(.post, "/auth/refresh", json: body))
+    clock.advance(by: 29)
+    let retried = try decode(
+      Wire.Tokens.self, await client.call(.post, "/auth/refresh", json: body))
+    #expect(await client.call(.get, "/me", token: retried.accessToken).status == 200)
+    _ = await client.call(
+      .post, "/auth/logout", json: #"{"refreshToken":"\#(retried.refreshToken)"}"#)
+    #expect(await client.call(.post, "/auth/refresh", json: body).status == 401)
   }
 
   @Test func logoutByRefreshTokenEndsTheSessionEvenAfterTheAccessTokenExpired() async throws {

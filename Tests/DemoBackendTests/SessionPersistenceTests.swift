@@ -35,6 +35,20 @@ struct SessionPersistenceTests {
     #expect(await refresh(DemoBackend(sessionsFile: file), rotated.refreshToken).status == 401)
   }
 
+  /// A relaunched app's first requests (its event stream among them) carry the access token it
+  /// saved; the relaunched backend knows it, so they do not first fail with 401 and a refresh.
+  @Test func anAccessTokenOutlivesTheBackendUntilItExpires() async throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let clock = ManualClock()
+    let tokens = try await Client(backend: DemoBackend(now: { clock.now }, sessionsFile: file))
+      .login()
+    let relaunched = Client(backend: DemoBackend(now: { clock.now }, sessionsFile: file))
+    #expect(await relaunched.call(.get, "/me", token: tokens.accessToken).status == 200)
+    clock.advance(by: 301)
+    let later = Client(backend: DemoBackend(now: { clock.now }, sessionsFile: file))
+    #expect(await later.call(.get, "/me", token: tokens.accessToken).status == 401)
+  }
+
   @Test func aNewSessionAfterARelaunchGetsAnIdOfItsOwn() async throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let first = DemoBackend(sessionsFile: file)
@@ -57,7 +71,7 @@ struct SessionPersistenceTests {
     let backend = DemoBackend(sessionsFile: file)
     #expect(backend.tokenCount == 0)
     _ = try await Client(backend: backend).login()  // and it writes a good file over it
-    #expect(DemoBackend(sessionsFile: file).tokenCount == 1)
+    #expect(DemoBackend(sessionsFile: file).tokenCount == 2)  // the access and refresh token
   }
 
   @Test func expiredSessionsAndUnknownUsersAreNotRestored() throws {

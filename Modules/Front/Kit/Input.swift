@@ -113,6 +113,9 @@ public enum ScriptCommand: Sendable, Equatable {
   case expect(String)
   /// `expect-not <text>`: the script fails if the screen shows `text`.
   case expectNot(String)
+  /// `wait-gone <text>`: wait until the screen no longer shows `text`; the script fails if
+  /// it is still there at the timeout.
+  case waitGone(String)
   /// `dump`: print the screen.
   case dump
   /// `print <text>`: print a line (a marker for tools reading the output).
@@ -166,6 +169,9 @@ public enum ScriptCommand: Sendable, Equatable {
     case "expect-not":
       guard !rest.isEmpty else { throw .syntax("usage: expect-not <text>") }
       return .expectNot(rest)
+    case "wait-gone":
+      guard !rest.isEmpty else { throw .syntax("usage: wait-gone <text on screen>") }
+      return .waitGone(rest)
     case "dump": return .dump
     case "print", "echo": return .print(rest)
     case "sleep":
@@ -181,7 +187,7 @@ public enum ScriptCommand: Sendable, Equatable {
     default:
       throw .syntax(
         "unknown command \"\(verb)\"; commands: tap, type, select, toggle, back, menu, wait, "
-          + "expect, expect-not, dump, print, sleep, quit")
+          + "expect, expect-not, wait-gone, dump, print, sleep, open, quit")
     }
   }
 }

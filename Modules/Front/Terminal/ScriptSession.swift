@@ -87,6 +87,10 @@ public final class ScriptSession {
       }
     case .expectNot(let text):
       if window.text.contains(text) { return "\"\(text)\" is on the screen" }
+    case .waitGone(let text):
+      guard await waitForText(text, toBeGone: true) else {
+        return "\"\(text)\" was still on the screen after \(options.timeout.readable)"
+      }
     case .dump:
       output(window.text)
       lastPrinted = window.text
@@ -141,10 +145,11 @@ public final class ScriptSession {
     waiter.resume()
   }
 
-  /// Waits until the screen shows `text`, waking on every redraw, up to the timeout.
-  private func waitForText(_ text: String) async -> Bool {
+  /// Waits until the screen shows `text` (or, `toBeGone`, no longer shows it), waking on
+  /// every redraw, up to the timeout.
+  private func waitForText(_ text: String, toBeGone: Bool = false) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: options.timeout)
-    while !window.text.contains(text) {
+    while window.text.contains(text) == toBeGone {
       guard ContinuousClock.now < deadline else { return false }
       let timer = Task { [weak self] in
         try? await Task.sleep(

@@ -194,8 +194,13 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
       return TransportFailure(.cannotConnect, detail: detail)
     default:
       // corelibs reports a body cut short ("transfer closed with N bytes remaining to
-      // read", curl's CURLE_PARTIAL_FILE) with a generic code: it is a lost connection.
-      if detail.contains("bytes remaining") || detail.contains("transfer closed") {
+      // read", curl's CURLE_PARTIAL_FILE) and a connection that broke while sending or
+      // receiving (CURLE_SEND_ERROR, CURLE_RECV_ERROR: "Send failure: Broken pipe",
+      // "Recv failure: Connection reset by peer") with a generic code: a lost connection.
+      let lostConnection = [
+        "bytes remaining", "transfer closed", "Send failure", "Recv failure", "Connection reset",
+      ]
+      if lostConnection.contains(where: detail.contains) {
         return TransportFailure(.connectionLost, detail: detail)
       }
       return TransportFailure(.other, detail: "\(detail) (code \(nsError.code))")

@@ -1,0 +1,74 @@
+import DemoBackend
+import Foundation
+import Front
+import LoopbackServer
+import Testing
+
+@testable import Trellis
+
+/// The app's real stack over real HTTP, through a proxy that cuts the network for longer than
+/// an access token lives: nobody is signed out, nothing is lost, and what was live comes back
+/// by itself.
+@MainActor
+@Suite("Offline end to end: a cut longer than a token's life", .timeLimit(.minutes(2)))
+struct OfflineEndToEndTests {
+  @Test func aCutLongerThanTheTokensLifeKeepsTheSessionAndTheLiveStreamComesBack()
+    async throws
+  {
+    var configuration = DemoConfiguration.instant
+    configuration.accessTokenLifetime = .seconds(3)
+    let backend = DemoBackend(configuration: configuration)
+    let server = try LoopbackServer(router: backend.router)
+    defer { server.stop() }
+    let proxy = try CuttableProxy(targetPort: server.port)
+    defer { proxy.stop() }
+    let app = try AppHarness(backend: backend, serverURL: proxy.baseURL)
+    defer { app.cleanUp() }
+    let sessionFile = app.dataDirectory.appendingPathComponent("session.json")
+
+    #expect(
+      await app.run(
+        EndToEndTests.signIn + """
+
+          expect ● Live
+          menu Tasks
+          expect Crash when rotating
+          """) == .completed(commands: 8), "\(app.transcript.joined(separator: "\n"))")
+
+    // The network goes away for twice the token's life.
+    proxy.cut()
+    #expect(
+      await app.run(
+        """
+        wait ○ Offline
+        tap Refresh
+        wait Offline: showing the tasks as last loaded
+        expect Crash when rotating
+        sleep 6
+        tap Refresh
+        wait Offline: showing the tasks as last loaded
+        expect-not Sign in to Trellis
+        """) == .completed(commands: 8), "\(app.transcript.joined(separator: "\n"))")
+    #expect(app.dependencies.authService.sessionState.value.user?.username == "alice")
+    #expect(FileManager.default.fileExists(atPath: sessionFile.path))
+
+    // Back: with no user action the stream reconnects (refreshing the expired token first),
+    // and the list reloads.
+    proxy.restore()
+    #expect(
+      await app.run(
+        """
+        wait ● Live
+        wait-gone Offline: showing the tasks as last loaded
+        """) == .completed(commands: 2), "\(app.transcript.joined(separator: "\n"))")
+    // A task created on the server now arrives through the live stream.
+    let created = try #require(
+      backend.createTaskElsewhere(projectID: 1, title: "Made after the tunnel"))
+    #expect(
+      await app.run("wait Made after the tunnel", timeout: .seconds(15)) == .completed(commands: 1),
+      "task \(created): \(app.transcript.joined(separator: "\n"))")
+    #expect(app.dependencies.authService.sessionState.value.user?.username == "alice")
+    let saved = try String(contentsOf: sessionFile, encoding: .utf8)
+    #expect(saved.contains("alice"))
+  }
+}
