@@ -48,19 +48,32 @@ struct OfflineEndToEndTests {
         tap Refresh
         wait Offline: showing the tasks as last loaded
         expect-not Sign in to Trellis
-        """) == .completed(commands: 8), "\(app.transcript.joined(separator: "\n"))")
+        menu New task
+        select project Mobile App
+        wait Could not load the project
+        tap OK
+        type title Written in the tunnel
+        tap Save
+        wait You are offline
+        tap OK
+        expect Written in the tunnel
+        """) == .completed(commands: 17), "\(app.transcript.joined(separator: "\n"))")
     #expect(app.dependencies.authService.sessionState.value.user?.username == "alice")
     #expect(FileManager.default.fileExists(atPath: sessionFile.path))
 
-    // Back: with no user action the stream reconnects (refreshing the expired token first),
-    // and the list reloads.
+    // Back: with no user action the stream reconnects (refreshing the expired token first); the
+    // draft typed offline saves on the next try, and the list has reloaded.
     proxy.restore()
     #expect(
       await app.run(
         """
         wait ● Live
-        wait-gone Offline: showing the tasks as last loaded
-        """) == .completed(commands: 2), "\(app.transcript.joined(separator: "\n"))")
+        tap Save
+        wait Task created: Written in the tunnel
+        menu Tasks
+        expect Written in the tunnel
+        expect-not Offline: showing the tasks as last loaded
+        """) == .completed(commands: 6), "\(app.transcript.joined(separator: "\n"))")
     // A task created on the server now arrives through the live stream.
     let created = try #require(
       backend.createTaskElsewhere(projectID: 1, title: "Made after the tunnel"))

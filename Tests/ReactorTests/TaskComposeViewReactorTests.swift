@@ -202,6 +202,71 @@ struct TaskComposeViewReactorTests {
       ])
   }
 
+  /// A form opened offline never got its project's context (the permission): it can still be
+  /// filled in and saved once the connection is back, and the save fetches the context first.
+  @Test func aFormWhoseProjectFailedToLoadOfflineSavesOnceBack() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoadingContext = true }
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.fail(1, with: ServiceError(.offline, "The server cannot be reached."))
+    try await tester.expectEvents(
+      .alert(title: "Could not load the project", message: "The server cannot be reached."))
+    try await tester.expect { $0.isLoadingContext = false }
+    tester.send(.setTitle("Written in a tunnel"))
+    try await tester.expect { $0.title = "Written in a tunnel" }
+    #expect(tester.reactor.currentState.canSave)
+
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.answer(1, with: .sample(1))
+    try await tester.expect {
+      $0.milestones = [Choice(id: 10, title: "M1")]
+      $0.tags = [Choice(id: 100, title: "tag1")]
+      $0.members = [Choice(id: 1, title: "Alice Kim", detail: "admin")]
+      $0.mayCreate = true
+      $0.hasContext = true
+    }
+    try await tester.expectEvents(.toast("Task created: Written in a tunnel"), .saved(projectID: 1))
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+    #expect(tasks.createdDrafts == [TaskDraft(projectID: 1, title: "Written in a tunnel")])
+  }
+
+  @Test func aSaveThatFetchesTheContextStopsWhenTheUserMayNotCreate() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(2))
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.fail(2, with: ServiceError(.offline, "The server cannot be reached."))
+    tester.send(.setTitle("Not allowed"))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    tester.isExhaustive = true
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.answer(2, with: .sample(2, canCreate: false))
+    try await tester.expect {
+      $0.milestones = [Choice(id: 20, title: "M2")]
+      $0.tags = [Choice(id: 200, title: "tag2")]
+      $0.members = [Choice(id: 1, title: "Alice Kim", detail: "admin")]
+      $0.hasContext = true
+    }
+    try await tester.expectEvents(
+      .alert(
+        title: "Could not save the task", message: "You cannot create tasks in this project."))
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+    #expect(tasks.createdDrafts.isEmpty)
+    #expect(!tester.reactor.currentState.canSave)
+    #expect(tester.reactor.currentState.title == "Not allowed")
+  }
+
   @Test func offlineAnUploadKeepsThePathAndTheAttachmentsAlreadyMade() async throws {
     let files = FakeFileService()
     let tester = makeTester(FakeTaskService(), files)

@@ -10,7 +10,9 @@ import Service
 ///   on failure an alert shows and the indicator still hides.
 /// - Saving creates the task, shows a toast, and closes the form.
 /// - Offline, a save or an upload fails with an alert that says so; every field and
-///   attachment stays, and the same tap succeeds once the connection is back.
+///   attachment stays, and the same tap succeeds once the connection is back. A form filled in
+///   while the project's context could not be fetched can still be saved: the save fetches the
+///   context (the permission) first.
 @MainActor
 public final class TaskComposeViewReactor: ReactorProtocol {
   /// What the user does.
@@ -108,9 +110,12 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     /// Whether the task is being saved.
     public var isSaving = false
 
-    /// Whether "Save" can be tapped.
+    /// Whether "Save" can be tapped: a project is chosen that the user may create tasks in (or
+    /// whose context could not be fetched, offline: saving fetches it first), the title is not
+    /// blank, and nothing is in flight.
     public var canSave: Bool {
-      mayCreate && !title.trimmingCharacters(in: .whitespaces).isEmpty && !isSaving
+      projectID != nil && (mayCreate || !hasContext)
+        && !title.trimmingCharacters(in: .whitespaces).isEmpty && !isSaving
         && !isUploading && !isLoadingContext
     }
 
@@ -182,9 +187,23 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         projectID: projectID, title: state.title, milestoneID: state.milestoneID,
         tagIDs: state.tagIDs, assigneeIDs: state.assigneeIDs,
         attachmentIDs: state.attachments.map(\.id))
+      let needsContext = !state.hasContext
       return .concat(
         .just(.setSaving(true)),
         .run { send in
+          // The project's context failed to arrive (the form was filled in offline): fetch it
+          // now, so the permission is known before the task is sent.
+          if needsContext {
+            let context = try await taskService.projectContext(projectID: projectID)
+            send(.setContext(context))
+            guard context.permissions.canCreateTasks else {
+              send.event(
+                .alert(
+                  title: "Could not save the task",
+                  message: "You cannot create tasks in this project."))
+              return
+            }
+          }
           let task = try await taskService.createTask(draft)
           send.event(.toast("Task created: \(task.title)"))
           send.event(.saved(projectID: task.projectID))
