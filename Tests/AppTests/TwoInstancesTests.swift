@@ -19,7 +19,9 @@ struct TwoInstancesTests {
   private func start(
     _ script: String, server: URL, data: URL, output: URL
   ) throws -> Process {
-    FileManager.default.createFile(atPath: output.path, contents: nil)
+    guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+    }
     let process = Process()
     process.executableURL = trellis
     process.arguments = [
