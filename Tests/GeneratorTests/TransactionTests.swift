@@ -148,6 +148,29 @@ struct RenameTests {
       try sandbox.read("App/AppServices.swift").contains("\(old)\(suffix)ViewServiceProvider"))
   }
 
+  /// A lowercase identifier spelled like the project is renamed at its declaration
+  /// (`trellis: URL`, followed by a colon) as at its uses, or the renamed app would not build;
+  /// the `trellis:name` markers and `trellis://` links are not identifiers and stay.
+  @Test func aLowercaseIdentifierIsRenamedAtItsDeclarationToo() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let old = try sandbox.projectName().lowercased()
+    let (upper, lower) = old == "zephyr" ? ("Quasar", "quasar") : ("Zephyr", "zephyr")
+    try sandbox.write(
+      """
+      let \(old): String = "x"  // \(old):marker \(old)://tasks
+      func use() -> String { \(old) + "\(old)-gen" }
+
+      """, to: "Tests/AppTests/Identity.swift")
+    #expect(sandbox.run("rename", upper).status == 0)
+    #expect(
+      try sandbox.read("Tests/AppTests/Identity.swift") == """
+        let \(lower): String = "x"  // \(old):marker \(old)://tasks
+        func use() -> String { \(lower) + "\(old)-gen" }
+
+        """)
+  }
+
   @Test func renamingToTheCurrentNameIsRefused() throws {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }

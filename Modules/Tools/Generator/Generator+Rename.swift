@@ -56,13 +56,19 @@ extension Generator {
     }
     let oldLower = old.lowercased()
     let newLower = name.kebab
-    /// `old` as a whole identifier, and its lowercase form unless it starts `trellis-gen`,
-    /// `trellis:` or is part of a longer word.
+    /// `old` as a whole identifier, and its lowercase form unless it starts `trellis-gen`, a
+    /// `trellis:name` marker or a `trellis://` link, or is part of a longer word. (A
+    /// declaration `trellis: URL` is an identifier and is renamed with its uses.)
     func renamingIdentity(_ text: String) -> String {
-      Self.replacingTokens(in: text) { token, next in
+      Self.replacingTokens(in: text) { token, following in
         if token == old { return name.upper }
-        if token == oldLower, next != "-", next != ":" { return newLower }
-        return nil
+        guard token == oldLower, following.first != "-" else { return nil }
+        if following.first == ":", let after = following.dropFirst().first,
+          after.isLetter || after == "/"
+        {
+          return nil
+        }
+        return newLower
       }
     }
     var targets: [(String, (String) -> String)] = [
@@ -141,9 +147,9 @@ extension Generator {
   }
 
   /// `text` with each identifier-like token (letters, digits, `_`) for which `replacement`,
-  /// given the token and the character after it, returns a value replaced by that value.
+  /// given the token and the text after it, returns a value replaced by that value.
   static func replacingTokens(
-    in text: String, _ replacement: (Substring, Character?) -> String?
+    in text: String, _ replacement: (Substring, Substring) -> String?
   ) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
@@ -160,7 +166,7 @@ extension Generator {
       var end = index
       while end < text.endIndex, isTokenCharacter(text[end]) { end = text.index(after: end) }
       let token = text[index..<end]
-      result += replacement(token, end < text.endIndex ? text[end] : nil) ?? String(token)
+      result += replacement(token, text[end...]) ?? String(token)
       index = end
     }
     return result
