@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // Trellis: a layered Swift app-architecture starter (see README.md and the layer diagram there).
 //
 // The target graph *is* the architecture. Each layer depends only on the layers below it:
@@ -8,45 +8,81 @@
 // A source file that imports a module its target does not list as a direct dependency fails
 // the build (the `LayerRule` build plugin, applied to every layer), so skipping a layer
 // (Front importing Repository) is a compile error, and an upward import is a dependency cycle.
+//
+// Each layer's module carries the project's name (`TrellisCore`, `TrellisNetwork`, ...): a
+// module named `Network` would clash with Apple's Network framework, and generic names such as
+// `Core` with other packages' targets (target names are unique across a package graph).
+// `trellis-gen rename` renames the prefix with the project. Folders and docs keep the layer
+// names: Core, Network, Repository, Service, Reactor, Front.
 import PackageDescription
 
 /// Every layer target runs the import check of `Modules/Tools/LayerRule`.
 let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
-/// The feature modules of the screens added by `trellis-gen screen`, which edits this list
-/// above its marker.
+/// The features of the screens added by `trellis-gen screen`, which edits this list above its
+/// marker.
 ///
-/// A feature module, `<Feature>Feature` in `Modules/Features/<Feature>/`, holds one screen
-/// (`trellis-gen screen Orders`) or the screens of one feature (`trellis-gen screen
-/// OrderDetail --feature Orders` adds a screen to `OrdersFeature`): their reactors and service
-/// providers in `Reactor/`, their view controllers in `Front/`. Editing a screen recompiles that
-/// small module and relinks the app, where the `Reactor` and `Front` modules would re-type-check
-/// every screen's declarations on each edit; and the fewer the modules, the less SwiftPM plans
-/// on every build (the scale benchmark in README.md measures all three). Each folder follows its
-/// layer's import rule (a file in `Reactor/` may not import `Front`), checked by the `LayerRule`
-/// run of that layer. The demo's own screens live in `Reactor` and `Front`, which feature modules
-/// build on.
+/// A feature, in `Modules/Features/<Feature>/`, holds one screen (`trellis-gen screen Orders`)
+/// or the screens of one feature (`trellis-gen screen OrderDetail --feature Orders` adds a screen
+/// to `Orders`), as two modules: `<Feature>Feature`, its reactors and service providers (folder
+/// `Reactor/`, which builds on the reactor layer and never needs the terminal front, so an app
+/// with its own front uses it as it is), and `<Feature>FeatureFront`, its view controllers
+/// (folder `Front/`). Editing a screen recompiles that small module and relinks the app, where
+/// the `TrellisReactor` and `TrellisFront` modules would re-type-check every screen's
+/// declarations on each edit; and the fewer the modules, the less SwiftPM plans on every build
+/// (the scale benchmark in README.md measures the designs). Each folder follows its layer's
+/// import rule, checked by the `LayerRule` run of that layer. The demo's own screens live in
+/// `TrellisReactor` and `TrellisFront`, which features build on.
 let generatedFeatures: [String] = [
   // trellis:features
 ]
 
-/// The feature modules, as dependencies of the app and the tests.
-let featureModules: [Target.Dependency] = generatedFeatures.map { .target(name: "\($0)Feature") }
-
-/// The feature modules' targets. They have no plugin of their own: the `LayerRule` runs of
-/// `Front` and `Reactor` check their `Front/` and `Reactor/` folders (a plugin per module made
-/// every build plan at 200 screens slower, and SwiftPM crashed now and then running them).
-let featureTargets: [Target] = generatedFeatures.map { feature in
-  .target(
-    name: "\(feature)Feature",
-    dependencies: ["Front", "Reactor", "Service", "Core"],
-    path: "Modules/Features/\(feature)"
-  )
+/// The features' reactor modules, as dependencies of the app and the tests.
+let featureReactorModules: [Target.Dependency] = generatedFeatures.map {
+  .target(name: "\($0)Feature")
 }
+
+/// The features' view modules, as dependencies of the app and the front's tests.
+let featureFrontModules: [Target.Dependency] = generatedFeatures.map {
+  .target(name: "\($0)FeatureFront")
+}
+
+/// The features' targets. They have no plugin of their own: the `LayerRule` runs of
+/// `TrellisReactor` and `TrellisFront` check their `Reactor/` and `Front/` folders (a plugin per
+/// module made every build plan at 200 screens slower, and SwiftPM crashed now and then running
+/// them).
+let featureTargets: [Target] =
+  generatedFeatures.map { feature in
+    .target(
+      name: "\(feature)Feature",
+      dependencies: ["TrellisReactor", "TrellisService", "TrellisCore"],
+      path: "Modules/Features/\(feature)/Reactor"
+    )
+  }
+  + generatedFeatures.map { feature in
+    .target(
+      name: "\(feature)FeatureFront",
+      dependencies: [
+        .target(name: "\(feature)Feature"), "TrellisFront", "TrellisReactor", "TrellisCore",
+      ],
+      path: "Modules/Features/\(feature)/Front"
+    )
+  }
+
+/// The layers an app on any platform keeps (and the support their tests use), as libraries: a
+/// package or an Xcode project depends on them by these product names. The terminal front, the
+/// demo backend and the tools are not among them.
+let libraryProducts: [Product] = [
+  "TrellisCore", "TrellisNetwork", "TrellisRepository", "TrellisService", "TrellisReactor",
+  "TrellisCoreTesting",
+].map { .library(name: $0, targets: [$0]) }
 
 let package = Package(
   name: "Trellis",
-  products: [
+  // Observation's floor: the portable layers build for these (see "Using Trellis in an Apple
+  // app" in README.md); newer APIs are used only behind `#available`.
+  platforms: [.iOS(.v17), .macOS(.v14)],
+  products: libraryProducts + [
     .executable(name: "Trellis", targets: ["Trellis"]),
     .executable(name: "DemoServer", targets: ["DemoServer"]),
     .executable(name: "trellis-gen", targets: ["trellis-gen"]),
@@ -55,86 +91,90 @@ let package = Package(
   targets: [
     // MARK: Layers (bottom to top)
     .target(
-      name: "Core",
+      name: "TrellisCore",
       path: "Modules/Core",
       exclude: ["README.md"],
       plugins: layerRule
     ),
     .target(
-      name: "Network",
-      dependencies: ["Core"],
+      name: "TrellisNetwork",
+      dependencies: ["TrellisCore"],
       path: "Modules/Network",
       plugins: layerRule
     ),
     .target(
-      name: "Repository",
-      dependencies: ["Network", "Core"],
+      name: "TrellisRepository",
+      dependencies: ["TrellisNetwork", "TrellisCore"],
       path: "Modules/Repository",
       exclude: ["README.md"],
       plugins: layerRule
     ),
     .target(
-      name: "Service",
-      dependencies: ["Repository", "Network", "Core"],
+      name: "TrellisService",
+      dependencies: ["TrellisRepository", "TrellisNetwork", "TrellisCore"],
       path: "Modules/Service",
       plugins: layerRule
     ),
     .target(
-      name: "Reactor",
-      dependencies: ["Service", "Core"],
+      name: "TrellisReactor",
+      dependencies: ["TrellisService", "TrellisCore"],
       path: "Modules/Reactor",
       plugins: layerRule
     ),
     .target(
-      name: "Front",
-      dependencies: ["Reactor", "Core"],
+      name: "TrellisFront",
+      dependencies: ["TrellisReactor", "TrellisCore"],
       path: "Modules/Front",
       plugins: layerRule
     ),
     .executableTarget(
       name: "Trellis",
       dependencies: [
-        "Front", "Reactor", "Service", "Repository", "Network", "Core", "DemoBackend",
-      ] + featureModules,
+        "TrellisFront", "TrellisReactor", "TrellisService", "TrellisRepository", "TrellisNetwork",
+        "TrellisCore", "TrellisDemoBackend",
+      ] + featureReactorModules + featureFrontModules,
       path: "App",
       plugins: layerRule
     ),
 
     // MARK: Test and demo support (never imported by the layers above)
     .target(
-      name: "CoreTesting",
-      dependencies: ["Core"],
+      name: "TrellisCoreTesting",
+      dependencies: ["TrellisCore"],
       path: "Modules/CoreTesting",
       plugins: layerRule
     ),
     .target(
-      name: "FrontTesting",
-      dependencies: ["Front", "Core"],
+      name: "TrellisFrontTesting",
+      dependencies: ["TrellisFront", "TrellisCore"],
       path: "Modules/FrontTesting",
       plugins: layerRule
     ),
     .target(
-      name: "LoopbackServer",
-      dependencies: ["Network", "Core"],
+      name: "TrellisLoopbackServer",
+      dependencies: ["TrellisNetwork", "TrellisCore"],
       path: "Modules/LoopbackServer",
       plugins: layerRule
     ),
     .target(
-      name: "DemoBackend",
-      dependencies: ["LoopbackServer", "Network", "Core"],
+      name: "TrellisDemoBackend",
+      dependencies: ["TrellisLoopbackServer", "TrellisNetwork", "TrellisCore"],
       path: "Modules/DemoBackend",
       plugins: layerRule
     ),
 
     .executableTarget(
       name: "DemoServer",
-      dependencies: ["DemoBackend", "LoopbackServer", "Core"],
+      dependencies: ["TrellisDemoBackend", "TrellisLoopbackServer", "TrellisCore"],
       path: "Modules/DemoServer"
     ),
 
     .target(
-      name: "TestSupport",
-      dependencies: ["Reactor", "Service", "Repository", "Network", "Core"] + featureModules,
+      name: "TrellisTestSupport",
+      dependencies: [
+        "TrellisReactor", "TrellisService", "TrellisRepository", "TrellisNetwork", "TrellisCore",
+      ]
+        + featureReactorModules,
       path: "Tests/TestSupport"
     ),
 
@@ -151,43 +191,63 @@ let package = Package(
       name: "trellis-gen", dependencies: ["TrellisGenerator"], path: "Modules/Tools/GeneratorCLI"),
     .executableTarget(
       name: "ReactorBenchmark",
-      dependencies: ["Core"],
+      dependencies: ["TrellisCore"],
       path: "Tests/Benchmarks/ReactorBenchmark"
     ),
     .executableTarget(
       name: "NetworkBenchmark",
-      dependencies: ["Network", "LoopbackServer", "Core"],
+      dependencies: ["TrellisNetwork", "TrellisLoopbackServer", "TrellisCore"],
       path: "Tests/Benchmarks/NetworkBenchmark"
     ),
 
     // MARK: Tests (one target per module)
-    .testTarget(name: "CoreTests", dependencies: ["Core", "CoreTesting"]),
-    .testTarget(name: "CoreTestingTests", dependencies: ["Core", "CoreTesting"]),
-    .testTarget(name: "NetworkTests", dependencies: ["Network", "LoopbackServer", "Core"]),
+    .testTarget(name: "CoreTests", dependencies: ["TrellisCore", "TrellisCoreTesting"]),
+    .testTarget(name: "CoreTestingTests", dependencies: ["TrellisCore", "TrellisCoreTesting"]),
     .testTarget(
-      name: "LoopbackServerTests", dependencies: ["LoopbackServer", "Network", "Core"],
+      name: "NetworkTests",
+      dependencies: ["TrellisNetwork", "TrellisLoopbackServer", "TrellisCore"]),
+    .testTarget(
+      name: "LoopbackServerTests",
+      dependencies: ["TrellisLoopbackServer", "TrellisNetwork", "TrellisCore"],
       exclude: ["fuzz.sh"]),
     .testTarget(
       name: "RepositoryTests",
-      dependencies: ["Repository", "Network", "Core", "DemoBackend", "LoopbackServer"]),
+      dependencies: [
+        "TrellisRepository", "TrellisNetwork", "TrellisCore", "TrellisDemoBackend",
+        "TrellisLoopbackServer",
+      ]),
     .testTarget(
       name: "ServiceTests",
-      dependencies: ["Service", "Repository", "Network", "Core", "TestSupport"]),
+      dependencies: [
+        "TrellisService", "TrellisRepository", "TrellisNetwork", "TrellisCore",
+        "TrellisTestSupport",
+      ]),
     .testTarget(
-      name: "DemoBackendTests", dependencies: ["DemoBackend", "LoopbackServer", "Network", "Core"]),
+      name: "DemoBackendTests",
+      dependencies: [
+        "TrellisDemoBackend", "TrellisLoopbackServer", "TrellisNetwork", "TrellisCore",
+      ]),
     .testTarget(
       name: "ReactorTests",
-      dependencies: ["Reactor", "Service", "Core", "CoreTesting", "TestSupport"] + featureModules),
+      dependencies: [
+        "TrellisReactor", "TrellisService", "TrellisCore", "TrellisCoreTesting",
+        "TrellisTestSupport",
+      ]
+        + featureReactorModules),
     .testTarget(
       name: "FrontTests",
-      dependencies: ["Front", "FrontTesting", "Reactor", "Service", "Core", "TestSupport"]
-        + featureModules,
+      dependencies: [
+        "TrellisFront", "TrellisFrontTesting", "TrellisReactor", "TrellisService", "TrellisCore",
+        "TrellisTestSupport",
+      ]
+        + featureReactorModules + featureFrontModules,
       exclude: ["__Snapshots__"]),
     .testTarget(name: "GeneratorTests", dependencies: ["TrellisGenerator"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "Trellis", "Front", "Reactor", "Service", "DemoBackend", "LoopbackServer", "Core",
+        "Trellis", "TrellisFront", "TrellisReactor", "TrellisService", "TrellisDemoBackend",
+        "TrellisLoopbackServer", "TrellisCore",
       ]),
   ] + featureTargets,
   swiftLanguageModes: [.v6]

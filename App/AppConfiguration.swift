@@ -1,6 +1,6 @@
-import Core
 import Foundation
-import Network
+import TrellisCore
+import TrellisNetwork
 
 /// How the app was asked to run: from command-line options, then environment variables.
 struct AppConfiguration: Equatable {

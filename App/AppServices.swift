@@ -1,5 +1,5 @@
-import Reactor
-import Service
+import TrellisReactor
+import TrellisService
 
 /// Every long-lived service the app's screens use, built once by the composition root.
 ///

@@ -1,6 +1,6 @@
-import Core
 import Foundation
-import Front
+import TrellisCore
+import TrellisFront
 
 /// The entry point: parse the options, set up logging, build the app, and run it in the
 /// terminal or from a script.

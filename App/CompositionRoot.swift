@@ -1,11 +1,11 @@
-import Core
-import DemoBackend
 import Foundation
-import Front
-import Network
-import Reactor
-import Repository
-import Service
+import TrellisCore
+import TrellisDemoBackend
+import TrellisFront
+import TrellisNetwork
+import TrellisReactor
+import TrellisRepository
+import TrellisService
 
 /// What `CompositionRoot.resolve` builds: the window, and the long-lived objects tests and the
 /// entry point need to reach.

@@ -1,4 +1,4 @@
-import Core
+import TrellisCore
 
 /// Drives a reactor in a test and asserts the exact sequence of states and events it produces.
 ///

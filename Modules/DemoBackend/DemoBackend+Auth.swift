@@ -1,6 +1,6 @@
-import Core
 import Foundation
-import LoopbackServer
+import TrellisCore
+import TrellisLoopbackServer
 
 extension DemoBackend {
   func registerAuthRoutes() {

@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackServer
+import TrellisLoopbackServer
 
 /// Routes under `/demo/` drive the demo from outside the app (no auth: demo only):
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import LoopbackServer
 import Synchronization
+import TrellisLoopbackServer
 
 /// One server-sent event and who receives it.
 struct DemoEvent: Sendable {

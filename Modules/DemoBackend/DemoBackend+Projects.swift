@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackServer
+import TrellisLoopbackServer
 
 extension DemoBackend {
   func registerUserRoutes() {

@@ -1,8 +1,8 @@
-import Core
 import Foundation
-import LoopbackServer
-import Network
 import Synchronization
+import TrellisCore
+import TrellisLoopbackServer
+import TrellisNetwork
 
 /// The demo collaboration backend: auth, the signed-in user, projects with their milestones,
 /// tags, members and permissions, tasks, file uploads, and a server-sent event stream.

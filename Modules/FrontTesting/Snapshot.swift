@@ -1,6 +1,6 @@
-import Core
 import Foundation
-import Front
+import TrellisCore
+import TrellisFront
 
 /// Text snapshots of screens: a screen drawn in a window of a fixed size, compared with a file
 /// committed next to the test, in `__Snapshots__/<test file>/<name>.txt`.

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,8 @@
-import Core
 import Dispatch
 import Foundation
-import Network
 import Synchronization
+import TrellisCore
+import TrellisNetwork
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// Where a ``RequestReader`` gets bytes: a socket, or memory in tests.
 protocol ByteSource {

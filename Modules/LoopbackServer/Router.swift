@@ -1,6 +1,6 @@
 import Foundation
-import Network
 import Synchronization
+import TrellisNetwork
 
 /// Routes requests to handlers by method and path pattern; the same router serves a
 /// ``LoopbackServer`` over real sockets and, as an `HTTPResponder`, a `StubTransport` in

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// A request as the server received it (or as an in-process caller handed it over).
 public struct ServerRequest: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// What a route answers: a response, a stream of chunks, or a fault to inject.
 public struct ServerResponse: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// The auth endpoints. None goes through the auth plugin: sign-in and refresh run without a
 /// token, and sign-out names the session it ends by its refresh token, which outlives an

@@ -1,4 +1,4 @@
-import Network
+import TrellisNetwork
 
 /// Signs in, refreshes and signs out against the auth endpoints. Nothing is cached: the
 /// session itself is kept by the auth service.

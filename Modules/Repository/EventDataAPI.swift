@@ -1,4 +1,4 @@
-import Network
+import TrellisNetwork
 
 /// The server's event stream.
 public enum EventDataAPI: HTTPEndpoint {

@@ -1,6 +1,6 @@
-import Core
 import Foundation
-import Network
+import TrellisCore
+import TrellisNetwork
 
 /// The server's event stream, decoded.
 public protocol EventRepo: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// File uploads.
 public enum FileDataAPI: HTTPEndpoint {

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// Uploads files. Nothing is cached.
 public protocol FileRepo: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// How repositories decode responses: dates as ISO 8601.
 enum RepositoryCoding {

@@ -1,4 +1,4 @@
-import Network
+import TrellisNetwork
 
 /// Projects and what belongs to each: milestones, tags, members, the signed-in user's
 /// permissions, and tasks.

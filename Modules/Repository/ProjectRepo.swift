@@ -1,4 +1,4 @@
-import Network
+import TrellisNetwork
 
 /// Projects and their milestones, tags, members and the user's permissions.
 ///

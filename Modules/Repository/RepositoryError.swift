@@ -1,5 +1,5 @@
 import Foundation
-import Network
+import TrellisNetwork
 
 /// What can go wrong in a repository, in terms the layers above can act on. Every case
 /// carries a sentence a person can read (the server's own message when it sent one).

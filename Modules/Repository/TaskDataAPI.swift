@@ -1,4 +1,4 @@
-import Network
+import TrellisNetwork
 
 /// A project's tasks.
 public enum TaskDataAPI: HTTPEndpoint {

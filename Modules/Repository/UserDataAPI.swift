@@ -1,4 +1,4 @@
-import Network
+import TrellisNetwork
 
 /// The signed-in user's endpoints (FLo's `userDataAPI`).
 public enum UserDataAPI: HTTPEndpoint {

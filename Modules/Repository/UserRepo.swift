@@ -1,4 +1,4 @@
-import Network
+import TrellisNetwork
 
 /// The signed-in user's data.
 ///

@@ -1,7 +1,7 @@
-import Core
-import Network
-import Repository
 import Synchronization
+import TrellisCore
+import TrellisNetwork
+import TrellisRepository
 
 /// Owns the server's event stream: publishes the connection state (for a banner) and the
 /// server's events (for reactors to merge through `transform(mutation:)`).

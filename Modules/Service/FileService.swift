@@ -1,5 +1,5 @@
 import Foundation
-import Repository
+import TrellisRepository
 
 /// Uploads attachments.
 public protocol FileService: Sendable {

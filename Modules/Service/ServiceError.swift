@@ -1,4 +1,4 @@
-import Repository
+import TrellisRepository
 
 /// Why a service call failed, with a sentence to show the user. Reactors map it to alerts;
 /// they never see Repository or Network errors.

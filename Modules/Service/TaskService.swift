@@ -1,5 +1,5 @@
-import Core
-import Repository
+import TrellisCore
+import TrellisRepository
 
 /// Projects, the task form's project context, and tasks.
 public protocol TaskService: Sendable {

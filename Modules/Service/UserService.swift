@@ -1,5 +1,5 @@
-import Core
-import Repository
+import TrellisCore
+import TrellisRepository
 
 /// The signed-in user (FLo: a reactor monitors user state through a service subject).
 public protocol UserService: Sendable {

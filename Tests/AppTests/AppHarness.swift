@@ -1,9 +1,9 @@
-import Core
-import DemoBackend
 import Foundation
-import Front
-import LoopbackServer
 import Synchronization
+import TrellisCore
+import TrellisDemoBackend
+import TrellisFront
+import TrellisLoopbackServer
 
 @testable import Trellis
 

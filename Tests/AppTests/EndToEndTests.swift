@@ -1,7 +1,7 @@
-import DemoBackend
 import Foundation
-import Front
 import Testing
+import TrellisDemoBackend
+import TrellisFront
 
 @testable import Trellis
 

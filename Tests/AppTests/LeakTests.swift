@@ -1,8 +1,8 @@
-import Core
 import Foundation
-import Front
-import Reactor
 import Testing
+import TrellisCore
+import TrellisFront
+import TrellisReactor
 
 @testable import Trellis
 

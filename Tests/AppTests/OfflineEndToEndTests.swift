@@ -1,8 +1,8 @@
-import DemoBackend
 import Foundation
-import Front
-import LoopbackServer
 import Testing
+import TrellisDemoBackend
+import TrellisFront
+import TrellisLoopbackServer
 
 @testable import Trellis
 

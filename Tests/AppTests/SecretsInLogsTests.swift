@@ -1,8 +1,8 @@
-import Core
-import DemoBackend
 import Foundation
 import Synchronization
 import Testing
+import TrellisCore
+import TrellisDemoBackend
 
 @testable import Trellis
 

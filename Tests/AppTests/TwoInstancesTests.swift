@@ -1,8 +1,8 @@
-import DemoBackend
 import Foundation
-import LoopbackServer
 import Synchronization
 import Testing
+import TrellisDemoBackend
+import TrellisLoopbackServer
 
 /// Two copies of the app sharing one data folder, as two terminal windows of one user would:
 /// they refresh the same session again and again against a server that rotates refresh

@@ -1,6 +1,6 @@
-import Core
-import CoreTesting
 import Testing
+import TrellisCore
+import TrellisCoreTesting
 
 /// A reactor whose slow action waits for the test to release it.
 @MainActor

@@ -1,6 +1,6 @@
-import Core
-import CoreTesting
 import Testing
+import TrellisCore
+import TrellisCoreTesting
 
 /// Resumes its waiter only when told, ignoring task cancellation: models a service call that
 /// does not honour cancellation, to show that cancellation alone stops delivery.

@@ -1,5 +1,5 @@
-import Core
 import Testing
+import TrellisCore
 
 @Suite("Durations for people")
 struct DurationReadableTests {

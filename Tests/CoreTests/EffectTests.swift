@@ -1,6 +1,6 @@
-import Core
-import CoreTesting
 import Testing
+import TrellisCore
+import TrellisCoreTesting
 
 @MainActor
 @Suite("Effects returned by mutate")

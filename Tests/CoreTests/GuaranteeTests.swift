@@ -1,6 +1,6 @@
-import Core
-import CoreTesting
 import Testing
+import TrellisCore
+import TrellisCoreTesting
 
 /// A counter whose state stream a test can merge another stream into.
 @MainActor

@@ -1,6 +1,6 @@
-import Core
 import Foundation
 import Testing
+import TrellisCore
 
 @Suite("Logger and redaction")
 struct LoggerTests {

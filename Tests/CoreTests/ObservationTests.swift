@@ -1,5 +1,5 @@
-import Core
 import Testing
+import TrellisCore
 
 /// A stand-in for a view controller that owns its reactor and observes it by owner.
 @MainActor

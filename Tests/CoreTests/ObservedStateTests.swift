@@ -1,6 +1,6 @@
-import Core
 import Observation
 import Testing
+import TrellisCore
 
 /// A form with two independent fields, for the observation bridge.
 @MainActor

@@ -1,5 +1,5 @@
-import Core
 import Testing
+import TrellisCore
 
 /// A sign-in form: its password must never reach a trace.
 @MainActor

@@ -1,5 +1,5 @@
-import Core
 import Testing
+import TrellisCore
 
 @MainActor
 @Suite("Serialized reduce and the re-entrancy queue")

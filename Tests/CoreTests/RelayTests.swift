@@ -1,6 +1,6 @@
-import Core
 import Synchronization
 import Testing
+import TrellisCore
 
 @Suite("Relay")
 struct RelayTests {

@@ -1,6 +1,6 @@
-import Core
 import Foundation
 import Testing
+import TrellisCore
 
 /// One rule decides what is a secret, for headers, query items, bodies and traces alike.
 @Suite("One rule for secrets")

@@ -1,4 +1,4 @@
-import Core
+import TrellisCore
 
 /// A counter with every kind of effect, for the runtime tests.
 @MainActor

@@ -1,10 +1,10 @@
 import Foundation
-import LoopbackServer
-import Network
 import Synchronization
 import Testing
+import TrellisLoopbackServer
+import TrellisNetwork
 
-@testable import DemoBackend
+@testable import TrellisDemoBackend
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {

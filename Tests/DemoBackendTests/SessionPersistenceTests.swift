@@ -1,9 +1,9 @@
 import Foundation
-import LoopbackServer
-import Network
 import Testing
+import TrellisLoopbackServer
+import TrellisNetwork
 
-@testable import DemoBackend
+@testable import TrellisDemoBackend
 
 @Suite("Demo backend: sessions kept between launches")
 struct SessionPersistenceTests {

@@ -1,10 +1,10 @@
-import Core
-import Front
-import FrontTesting
-import Reactor
-import Service
-import TestSupport
 import Testing
+import TrellisCore
+import TrellisFront
+import TrellisFrontTesting
+import TrellisReactor
+import TrellisService
+import TrellisTestSupport
 
 @MainActor
 @Suite("ConnectionBannerViewController")

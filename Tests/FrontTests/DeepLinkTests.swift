@@ -1,5 +1,5 @@
-import Front
 import Testing
+import TrellisFront
 
 @MainActor
 @Suite("Deep links")

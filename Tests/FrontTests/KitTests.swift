@@ -1,6 +1,6 @@
-import Core
-import Front
 import Testing
+import TrellisCore
+import TrellisFront
 
 @MainActor
 @Suite("Terminal kit")

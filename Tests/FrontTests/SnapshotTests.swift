@@ -1,7 +1,7 @@
 import Foundation
-import Front
-import FrontTesting
 import Testing
+import TrellisFront
+import TrellisFrontTesting
 
 @MainActor
 @Suite("Text snapshots")

@@ -1,9 +1,9 @@
-import Front
-import FrontTesting
-import Reactor
-import Service
-import TestSupport
 import Testing
+import TrellisFront
+import TrellisFrontTesting
+import TrellisReactor
+import TrellisService
+import TrellisTestSupport
 
 @MainActor
 @Suite("SplashViewController")

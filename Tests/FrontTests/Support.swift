@@ -1,7 +1,7 @@
-import Front
-import Reactor
-import Service
-import TestSupport
+import TrellisFront
+import TrellisReactor
+import TrellisService
+import TrellisTestSupport
 
 /// A screen standing in for the ones a provider makes.
 @MainActor

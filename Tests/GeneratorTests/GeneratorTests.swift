@@ -39,7 +39,10 @@ struct GeneratorTests {
     let view = try sandbox.read("Modules/Features/\(type)/Front/\(type)ViewController.swift")
     #expect(view.contains(".heading(\"\(title)\")"))
     #expect(!view.contains("public init("))  // it inherits init(reactor:), titled after its reactor
-    #expect(view.hasPrefix("import Front\n"))  // the reactor is in the same feature module
+    // The view is in the feature's front module, on top of its reactor module, which does
+    // not import the front (an app with another front uses it as it is).
+    #expect(view.contains("import \(type)Feature\n") && importsAreSorted(view))
+    #expect(!reactor.contains("Front\n") && !provider.contains("Front\n"))
     #expect(!view.contains("observe"))  // the view re-renders through Observation
     for test in [
       "Tests/ReactorTests/\(type)ViewReactorTests.swift",
@@ -68,7 +71,8 @@ struct GeneratorTests {
     #expect(importsAreSorted(testServices))
     // The main menu opens it.
     let composition = try sandbox.read("App/CompositionRoot.swift")
-    #expect(importsAreSorted(composition) && composition.contains("import \(type)Feature\n"))
+    #expect(
+      importsAreSorted(composition) && composition.contains("import \(type)FeatureFront\n"))
     #expect(
       line(
         "      MainMenuEntry(title: \"\(title)\") {", isAbove: "// trellis:menu-entries",
@@ -92,7 +96,8 @@ struct GeneratorTests {
     #expect(provider.contains("public protocol \(type)ViewServiceProvider: Sendable {}\n"))
     let test = try sandbox.read("Tests/ReactorTests/\(type)ViewReactorTests.swift")
     #expect(test.hasPrefix("import \(type)Feature\n") && importsAreSorted(test))
-    #expect(try sandbox.read("App/CompositionRoot.swift").hasPrefix("import \(type)Feature\n"))
+    #expect(
+      try sandbox.read("App/CompositionRoot.swift").hasPrefix("import \(type)FeatureFront\n"))
   }
 
   /// `--feature` puts several screens in one feature module: the first makes the module, the
@@ -123,10 +128,12 @@ struct GeneratorTests {
       manifest.components(separatedBy: "\n").filter { $0 == "  \"\(feature.upper)\"," }.count == 1)
     #expect(manifest == afterFirst["Package.swift"])
     #expect(!second.output.contains("updated Package.swift"))
-    for path in ["App/CompositionRoot.swift", "App/AppServices.swift"] {
+    for (path, module) in [
+      ("App/CompositionRoot.swift", "\(feature.upper)FeatureFront"),
+      ("App/AppServices.swift", "\(feature.upper)Feature"),
+    ] {
       let text = try sandbox.read(path)
-      #expect(
-        text.components(separatedBy: "import \(feature.upper)Feature\n").count == 2, "\(path)")
+      #expect(text.components(separatedBy: "import \(module)\n").count == 2, "\(path)")
       #expect(
         text.contains("\(detail.upper)ViewController(reactor:")
           == (path == "App/CompositionRoot.swift"), "\(path)")
@@ -346,7 +353,7 @@ struct GeneratorTests {
     (["service", "service"], "only names the kind"),
     (["screen", String(repeating: "x", count: 36)], "the limit is 35"),
     (["screen", "reports", "--services", "weather-zzqx"], "there is no service \"WeatherZzqx\""),
-    (["rename", "Core"], "is the name of a module of the project (Core)"),
+    (["rename", "LayerCheck"], "is the name of a module of the project (LayerCheck)"),
     (["rename", "Dispatch"], "a module the Swift toolchain ships (Dispatch)"),
     (["rename", "os"], "a module the Swift toolchain ships (os)"),
     (["rename", "Observation"], "a module the Swift toolchain ships"),

@@ -117,6 +117,15 @@ struct RenameTests {
     #expect(
       try sandbox.read("Tests/AppTests/AppHarness.swift").contains("@testable import \(upper)"))
     #expect(try sandbox.read("README.md").contains("swift run \(upper)"))
+    // The modules carry the new name, wherever they are named; the templates name them
+    // through {{Project}}, so they do not change.
+    #expect(manifest.contains("\"\(upper)Core\", \"\(upper)Network\""))
+    #expect(!manifest.contains("\"\(oldName)Core\""))
+    let network = try sandbox.read("Modules/Network/Http/HTTPError.swift")
+    #expect(network.contains("import \(upper)Core\n") && !network.contains("\(oldName)Core"))
+    #expect(
+      try sandbox.read("Tests/TestSupport/TestServices.swift").contains(
+        "import \(upper)Reactor\n"))
     #expect(
       try sandbox.read("Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh").contains(
         "--product \(upper)"))
@@ -141,7 +150,8 @@ struct RenameTests {
     if bare != nil { #expect(manifest.contains("  \"\(old)\",\n")) }
     #expect(manifest.contains(".executable(name: \"\(new)\", targets: [\"\(new)\"])"))
     let composition = try sandbox.read("App/CompositionRoot.swift")
-    #expect(composition.contains("import \(old)\(suffix)Feature\n"))
+    #expect(composition.contains("import \(old)\(suffix)FeatureFront\n"))
+    #expect(manifest.contains("name: \"\(new)Core\""))
     #expect(composition.contains("\(old)\(suffix)ViewController("))
     #expect(!composition.contains("\(new)\(suffix)"))
     #expect(

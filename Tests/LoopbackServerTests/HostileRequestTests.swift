@@ -1,11 +1,11 @@
-import Core
 import Foundation
-import LoopbackServer
-import Network
 import Synchronization
 import Testing
+import TrellisCore
+import TrellisLoopbackServer
+import TrellisNetwork
 
-@testable import LoopbackServer
+@testable import TrellisLoopbackServer
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,8 @@
 import Foundation
-import Network
 import Testing
+import TrellisNetwork
 
-@testable import LoopbackServer
+@testable import TrellisLoopbackServer
 
 /// A small, fast, seedable generator (SplitMix64), so every fuzz case can be replayed from
 /// its seed.

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackServer
-import Network
 import Testing
+import TrellisLoopbackServer
+import TrellisNetwork
 
 /// A router whose `/items/:id` accepts only the token source's current token, minus any
 /// revoked ones, and counts calls.

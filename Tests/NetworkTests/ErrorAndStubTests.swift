@@ -1,6 +1,6 @@
 import Foundation
-import Network
 import Testing
+import TrellisNetwork
 
 /// Answers from a closure, for unit tests through `StubTransport(responder:)`.
 struct ClosureResponder: HTTPResponder {

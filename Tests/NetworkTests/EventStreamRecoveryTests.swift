@@ -1,9 +1,9 @@
-import Core
 import Foundation
 import Synchronization
 import Testing
+import TrellisCore
 
-@testable import Network
+@testable import TrellisNetwork
 
 /// How the event stream behaves when what answers is not a healthy event stream.
 @Suite("EventStreamClient: backoff and honest errors", .timeLimit(.minutes(1)))

@@ -1,10 +1,10 @@
-import Core
 import Foundation
-import LoopbackServer
 import Synchronization
 import Testing
+import TrellisCore
+import TrellisLoopbackServer
 
-@testable import Network
+@testable import TrellisNetwork
 
 @Suite("EventStreamClient over the loopback server")
 struct EventStreamTests {

@@ -1,9 +1,9 @@
-import Core
 import Foundation
-import LoopbackServer
 import Testing
+import TrellisCore
+import TrellisLoopbackServer
 
-@testable import Network
+@testable import TrellisNetwork
 
 @Suite("LoggingPlugin")
 struct LoggingPluginTests {

@@ -1,8 +1,8 @@
-import Core
 import Foundation
-import LoopbackServer
-import Network
 import Testing
+import TrellisCore
+import TrellisLoopbackServer
+import TrellisNetwork
 
 @Suite("Requests over real HTTP on loopback")
 struct LoopbackIntegrationTests {

@@ -1,8 +1,8 @@
-import Core
 import Foundation
-import LoopbackServer
-import Network
 import Testing
+import TrellisCore
+import TrellisLoopbackServer
+import TrellisNetwork
 
 @Suite("Building requests from endpoints")
 struct RequestBuildingTests {

@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackServer
-import Network
 import Testing
+import TrellisLoopbackServer
+import TrellisNetwork
 
 @Suite("RetryPlugin over the loopback server")
 struct RetryTests {

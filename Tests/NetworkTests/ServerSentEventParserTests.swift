@@ -1,6 +1,6 @@
 import Foundation
-import Network
 import Testing
+import TrellisNetwork
 
 @Suite("Server-sent event parsing")
 struct ServerSentEventParserTests {

@@ -1,8 +1,8 @@
-import Core
 import Foundation
-import LoopbackServer
-import Network
 import Synchronization
+import TrellisCore
+import TrellisLoopbackServer
+import TrellisNetwork
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

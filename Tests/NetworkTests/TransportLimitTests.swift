@@ -1,7 +1,7 @@
 import Foundation
-import LoopbackServer
-import Network
 import Testing
+import TrellisLoopbackServer
+import TrellisNetwork
 
 /// An endpoint with its own deadline and idle timeout, on the current test server.
 private struct Timed: HTTPEndpoint {

@@ -1,9 +1,9 @@
-import CoreTesting
 import Foundation
-import Reactor
-import Service
-import TestSupport
 import Testing
+import TrellisCoreTesting
+import TrellisReactor
+import TrellisService
+import TrellisTestSupport
 
 @MainActor
 @Suite("TaskComposeViewReactor: the seed 000 cases", .timeLimit(.minutes(1)))

@@ -1,8 +1,8 @@
-import CoreTesting
-import Reactor
-import Service
-import TestSupport
 import Testing
+import TrellisCoreTesting
+import TrellisReactor
+import TrellisService
+import TrellisTestSupport
 
 @MainActor
 @Suite("TaskListViewReactor", .timeLimit(.minutes(1)))

@@ -1,10 +1,10 @@
-import Core
-import DemoBackend
 import Foundation
-import LoopbackServer
-import Network
-import Repository
 import Synchronization
+import TrellisCore
+import TrellisDemoBackend
+import TrellisLoopbackServer
+import TrellisNetwork
+import TrellisRepository
 
 /// How a test reaches the demo backend: in process through the stub transport, or over real
 /// HTTP through the loopback server. Repository tests run in both.

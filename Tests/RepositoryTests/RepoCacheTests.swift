@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import Repository
+@testable import TrellisRepository
 
 @Suite("RepoCache")
 struct RepoCacheTests {

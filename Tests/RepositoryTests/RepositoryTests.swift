@@ -1,8 +1,8 @@
-import DemoBackend
 import Foundation
-import Network
-import Repository
 import Testing
+import TrellisDemoBackend
+import TrellisNetwork
+import TrellisRepository
 
 @Suite("Repositories against the demo backend, in process and over HTTP")
 struct RepositoryTests {

@@ -1,12 +1,12 @@
-import Core
 import Foundation
-import Network
-import Repository
 import Synchronization
-import TestSupport
 import Testing
+import TrellisCore
+import TrellisNetwork
+import TrellisRepository
+import TrellisTestSupport
 
-@testable import Service
+@testable import TrellisService
 
 /// A fresh temporary directory, removed by `cleanUp()`.
 struct TemporaryDirectory {

@@ -1,8 +1,8 @@
-import Core
 import Foundation
-import Network
-import Repository
 import Synchronization
+import TrellisCore
+import TrellisNetwork
+import TrellisRepository
 
 /// A scripted ``AuthRepo``: answers from its settable results and records calls.
 public final class FakeAuthRepo: AuthRepo {

@@ -1,8 +1,8 @@
-import Core
 import Foundation
-import Network
-import Service
 import Synchronization
+import TrellisCore
+import TrellisNetwork
+import TrellisService
 
 /// An ``AuthService`` whose answers the test sets; sign-in waits on a gate when asked to.
 public final class FakeAuthService: AuthService {

@@ -1,5 +1,5 @@
-import Reactor
-import Service
+import TrellisReactor
+import TrellisService
 
 /// The app's services as tests give them to reactors: fakes by default, any of them replaced
 /// by the one a test drives. It conforms to every screen's `XxxViewServiceProvider`, as the

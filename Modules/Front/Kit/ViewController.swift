@@ -1,5 +1,5 @@
-import Core
-import Reactor
+import TrellisCore
+import TrellisReactor
 
 /// A screen: a title and a body of elements, drawn into the window. Subclass it (or
 /// ``ReactorViewController``) and override ``body()``.

@@ -1,5 +1,5 @@
-import Core
 import Foundation
+import TrellisCore
 
 /// Drives a window from a script, one command per line (`tap Sign in`, `type username alice`,
 /// `select project 2`, `back`, `expect Task created`), for CI and demos.

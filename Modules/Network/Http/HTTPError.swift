@@ -1,5 +1,5 @@
-import Core
 import Foundation
+import TrellisCore
 
 /// Why a request failed: the one error type ``HTTPRequester`` throws.
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {

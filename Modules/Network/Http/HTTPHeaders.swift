@@ -1,4 +1,4 @@
-import Core
+import TrellisCore
 
 /// HTTP header fields with case-insensitive names, as HTTP defines them.
 ///

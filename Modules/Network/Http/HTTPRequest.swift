@@ -1,5 +1,5 @@
-import Core
 import Foundation
+import TrellisCore
 
 /// A request on its way to the transport: what plugins prepare and transports send.
 ///

@@ -1,5 +1,5 @@
-import Core
 import Foundation
+import TrellisCore
 
 /// The connection state of an ``EventStreamClient``, for a service to publish.
 public enum EventStreamState: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Core
-import Service
+import TrellisCore
+import TrellisService
 
 /// The connection banner: driven entirely by the connection service, through an action the view
 /// never sends (FLo: "connection fail, state updated by server" as actions).

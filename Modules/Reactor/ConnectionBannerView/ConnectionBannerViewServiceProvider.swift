@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the connection banner uses.
 public protocol ConnectionBannerViewServiceProvider: Sendable {

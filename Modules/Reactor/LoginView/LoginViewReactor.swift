@@ -1,5 +1,5 @@
-import Core
-import Service
+import TrellisCore
+import TrellisService
 
 /// Sign-in: a user name, a password, and errors shown as alerts.
 @MainActor

@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the sign-in screen uses.
 public protocol LoginViewServiceProvider: Sendable {

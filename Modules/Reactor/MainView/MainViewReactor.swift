@@ -1,5 +1,5 @@
-import Core
-import Service
+import TrellisCore
+import TrellisService
 
 /// The signed-in area's home: the user's name, the menu, and sign-out. It also watches the
 /// session, so that signing out or a session ended on the server returns to sign-in from any

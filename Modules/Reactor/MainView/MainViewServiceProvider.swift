@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the main screen uses.
 public protocol MainViewServiceProvider: Sendable {

@@ -1,5 +1,5 @@
-import Core
-import Service
+import TrellisCore
+import TrellisService
 
 /// The signed-in user's profile: view and edit the name, title and bio.
 @MainActor

@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the profile screen uses.
 public protocol ProfileViewServiceProvider: Sendable {

@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// How a screen words an error for the user: a service's own message, or a generic sentence.
 public enum ErrorMessage {

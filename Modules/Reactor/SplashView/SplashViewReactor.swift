@@ -1,5 +1,5 @@
-import Core
-import Service
+import TrellisCore
+import TrellisService
 
 /// The first screen: restores the saved session, then sends the user to the main screen or to
 /// sign-in.

@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the splash screen uses.
 public protocol SplashViewServiceProvider: Sendable {

@@ -1,6 +1,6 @@
-import Core
 import Foundation
-import Service
+import TrellisCore
+import TrellisService
 
 /// Dooray!'s task form (seed 000), the case MVI is for:
 ///

@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the task form uses.
 public protocol TaskComposeViewServiceProvider: Sendable {

@@ -1,5 +1,5 @@
-import Core
-import Service
+import TrellisCore
+import TrellisService
 
 /// One task in full: its title, project, milestone, tags, assignees and attachments, with the
 /// project's names for them. Opened from the task list or by a link (`trellis://tasks/<id>`).

@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the task detail screen uses.
 public protocol TaskDetailViewServiceProvider: Sendable {

@@ -1,5 +1,5 @@
-import Core
-import Service
+import TrellisCore
+import TrellisService
 
 /// A project's tasks; a task created elsewhere (a server event) refreshes the list.
 ///

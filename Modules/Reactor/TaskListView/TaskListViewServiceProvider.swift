@@ -1,4 +1,4 @@
-import Service
+import TrellisService
 
 /// The services the task list uses.
 public protocol TaskListViewServiceProvider: Sendable {

@@ -1,5 +1,5 @@
-import Core
-import Network
+import TrellisCore
+import TrellisNetwork
 
 /// Where the user's session stands.
 public enum SessionState: Sendable, Equatable {

@@ -1,9 +1,9 @@
-import Core
 import Dispatch
 import Foundation
-import Network
-import Repository
 import Synchronization
+import TrellisCore
+import TrellisNetwork
+import TrellisRepository
 
 /// The ``AuthService`` that signs in with the backend's token API and keeps the session in a
 /// ``SessionStore``.

@@ -1,6 +1,6 @@
 import Foundation
-import Network
 import Synchronization
+import TrellisNetwork
 
 /// A signed-in session as it is saved: tokens, expiry, and the user.
 ///

@@ -1,4 +1,4 @@
-import Repository
+import TrellisRepository
 
 // How the Repository layer's data models become the domain models services hand to reactors.
 

@@ -56,12 +56,31 @@ extension Generator {
     }
     let oldLower = old.lowercased()
     let newLower = name.kebab
+    // The project's modules carry its name (`TrellisCore`): they are renamed with it, wherever
+    // they are named. Feature modules keep the names the team gave them (`TrellisSettings`).
+    let prefixed = Set(
+      manifest.targets.filter { target in
+        target.name.count > old.count && target.name.hasPrefix(old)
+          && target.name.dropFirst(old.count).first?.isUppercase == true
+          && !(target.path ?? "").hasPrefix(Self.featuresFolder + "/")
+      }.map(\.name))
+    let renamedModules = Dictionary(
+      uniqueKeysWithValues: prefixed.map { ($0, name.upper + $0.dropFirst(old.count)) })
+    if let taken = renamedModules.values.first(where: { modules.contains($0) }) {
+      throw GeneratorError(
+        "renaming would make a module \(taken), which the project already has; choose another name")
+    }
+    /// The project's modules, as whole tokens.
+    func renamingModules(_ text: String) -> String {
+      Self.replacingTokens(in: text) { token, _ in renamedModules[String(token)] }
+    }
     /// `old` as a whole identifier, and its lowercase form unless it starts `trellis-gen`, a
     /// `trellis:name` marker or a `trellis://` link, or is part of a longer word. (A
     /// declaration `trellis: URL` is an identifier and is renamed with its uses.)
     func renamingIdentity(_ text: String) -> String {
       Self.replacingTokens(in: text) { token, following in
         if token == old { return name.upper }
+        if let module = renamedModules[String(token)] { return module }
         guard token == oldLower, following.first != "-" else { return nil }
         if following.first == ":", let after = following.dropFirst().first,
           after.isLetter || after == "/"
@@ -72,28 +91,39 @@ extension Generator {
       }
     }
     var targets: [(String, (String) -> String)] = [
-      ("Package.swift", { Self.renamingPackage(in: $0, from: old, to: name.upper) }),
+      (
+        "Package.swift",
+        { renamingModules(Self.renamingPackage(in: $0, from: old, to: name.upper)) }
+      ),
       (
         "README.md",
         {
-          $0.replacingOccurrences(of: "# \(old)\n", with: "# \(name.upper)\n")
-            .replacingOccurrences(of: "swift run \(old)", with: "swift run \(name.upper)")
-            .replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
-            .replacingOccurrences(of: ".build/release/\(old)", with: ".build/release/\(name.upper)")
+          renamingModules(
+            $0.replacingOccurrences(of: "# \(old)\n", with: "# \(name.upper)\n")
+              .replacingOccurrences(of: "swift run \(old)", with: "swift run \(name.upper)")
+              .replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
+              .replacingOccurrences(
+                of: ".build/release/\(old)", with: ".build/release/\(name.upper)"))
         }
       ),
       (
         ".ci/run",
         {
-          $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
-            .replacingOccurrences(of: ".build/release/\(old)", with: ".build/release/\(name.upper)")
-            .replacingOccurrences(of: ".build/debug/\(old)", with: ".build/debug/\(name.upper)")
-            .replacingOccurrences(of: "swift run \(old)", with: "swift run \(name.upper)")
+          renamingModules(
+            $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
+              .replacingOccurrences(
+                of: ".build/release/\(old)", with: ".build/release/\(name.upper)"
+              )
+              .replacingOccurrences(of: ".build/debug/\(old)", with: ".build/debug/\(name.upper)")
+              .replacingOccurrences(of: "swift run \(old)", with: "swift run \(name.upper)"))
         }
       ),
       (
         "Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh",
-        { $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)") }
+        {
+          renamingModules(
+            $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)"))
+        }
       ),
       (
         "Tests/Benchmarks/AppBenchmark/app-benchmark.py",
@@ -103,14 +133,23 @@ extension Generator {
         }
       ),
     ]
+    // Other files that name the modules: the CI checks and the docs.
+    for path in [
+      ".ci/check-layers", ".ci/check-generator", ".ci/check-portability", "Templates/README.md",
+      "Modules/Core/README.md", "Modules/Repository/README.md",
+    ] {
+      targets.append((path, renamingModules))
+    }
     for folder in ["App", "Tests/AppTests"] {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
+        targets.append((String(file.dropFirst(root.count + 1)), renamingIdentity))
+      }
+    }
+    for folder in ["Modules", "Tests"] {
+      for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
         let relative = String(file.dropFirst(root.count + 1))
-        targets.append(
-          (
-            relative,
-            renamingIdentity
-          ))
+        if relative.hasPrefix("Tests/AppTests/") { continue }
+        targets.append((relative, renamingModules))
       }
     }
     var changes = ChangeSet()

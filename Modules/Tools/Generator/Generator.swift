@@ -43,7 +43,7 @@ public struct Generator: Sendable {
     feature rawFeature: String? = nil
   ) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "screen")
-    var values = Self.values(for: name)
+    var values = try values(for: name)
     let feature =
       try rawFeature.map { (raw) throws(GeneratorError) in
         try GeneratedName(raw, kind: "feature")
@@ -90,7 +90,7 @@ public struct Generator: Sendable {
   /// make it available to screens (`Templates/Service/templates.map`).
   public func planService(_ rawName: String) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "service")
-    let values = Self.values(for: name)
+    let values = try values(for: name)
     let map = try templateMap("Service", values: values)
     return try plan(map, folder: "Service", kind: "service", name: name, values: values)
   }
@@ -99,7 +99,7 @@ public struct Generator: Sendable {
   /// (`Templates/Repository/templates.map`).
   public func planRepository(_ rawName: String) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "repository")
-    let values = Self.values(for: name)
+    let values = try values(for: name)
     let map = try templateMap("Repository", values: values)
     return try plan(map, folder: "Repository", kind: "repository", name: name, values: values)
   }
@@ -183,10 +183,13 @@ public struct Generator: Sendable {
 
   // MARK: Helpers
 
-  static func values(for name: GeneratedName) -> [String: Template.Value] {
+  /// The values every template may use: the name in its spellings, and `Project`, the project's
+  /// name, which prefixes its modules (`import {{Project}}Core`).
+  func values(for name: GeneratedName) throws(GeneratorError) -> [String: Template.Value] {
     [
       "Name": .text(name.upper), "name": .text(name.lower), "title": .text(name.title),
       "path": .text(name.kebab),
+      "Project": .text(try currentProjectName(in: read(Self.manifestPath))),
     ]
   }
 

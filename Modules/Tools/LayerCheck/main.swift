@@ -1,14 +1,16 @@
 // LayerCheck: the tool behind the `LayerRule` build plugin.
 //
-// Usage: LayerCheck --target NAME --allowed A,B --modules X,Y,Z --output STAMP [--cache FILE]
-//          -- FILE... [--features FILE...] [--unplaced FILE...]
+// Usage: LayerCheck --target NAME [--folder LAYER] --allowed A,B --modules X,Y,Z --output STAMP
+//          [--cache FILE] -- FILE... [--features FILE...] [--unplaced FILE...]
 //
 // Reports every `import` of a package module (one of --modules) that is not an allowed direct
 // dependency (--allowed) of the target, as `file:line:column: error: ...` so that SwiftPM and
 // editors show it at the offending line, and exits with status 1. The files after `--` are the
 // target's; those after `--features` are feature modules' files in the folder named after the
-// target (`Modules/Features/<Name>/Reactor/` for `Reactor`), held to the same rule; those after
-// `--unplaced` are feature modules' files outside any layer folder, each an error. On success
+// target's layer (`Modules/Features/<Name>/Reactor/` for the reactor layer), held to the same
+// rule, except that they may also import their own feature's `<Name>Feature` (its view
+// controllers use its reactors); those after `--unplaced` are files in a feature's folder
+// outside any layer folder, each an error. On success
 // it writes STAMP, an empty Swift file that the build compiles into the target (SwiftPM only
 // runs build commands whose outputs are used).
 //
@@ -19,6 +21,9 @@ import Foundation
 
 struct Options {
   var target = ""
+  /// The name of the layer's folder (`Reactor` for `TrellisReactor`), which features' folders
+  /// of that layer are named after; the target's name if not given.
+  var folder = ""
   var allowed: Set<String> = []
   var modules: Set<String> = []
   var output = ""
@@ -39,6 +44,7 @@ struct Options {
     while index < arguments.count {
       switch arguments[index] {
       case "--target": target = try value()
+      case "--folder": folder = try value()
       case "--allowed": allowed = Self.names(try value())
       case "--modules": modules = Self.names(try value())
       case "--output": output = try value()
@@ -61,6 +67,7 @@ struct Options {
     guard !target.isEmpty, !output.isEmpty else {
       throw UsageError("--target and --output are required")
     }
+    if folder.isEmpty { folder = target }
   }
 
   private static func names(_ list: String) -> Set<String> {
@@ -190,6 +197,16 @@ struct ImportCache {
   }
 }
 
+/// The reactor module of the feature whose folder holds `file`:
+/// `.../Features/Orders/Front/A.swift` -> `OrdersFeature`.
+func featureModule(of file: String) -> String? {
+  let components = file.split(separator: "/")
+  guard let index = components.lastIndex(of: "Features"), index + 2 < components.count else {
+    return nil
+  }
+  return "\(components[index + 1])Feature"
+}
+
 func run() -> Int32 {
   let options: Options
   do {
@@ -208,14 +225,15 @@ func run() -> Int32 {
       violations += 1
       continue
     }
+    let ownFeature = inFeature ? featureModule(of: file) : nil
     for declaration in found
     where options.modules.contains(declaration.module)
       && !options.allowed.contains(declaration.module)
-      && declaration.module != options.target
+      && declaration.module != options.target && declaration.module != ownFeature
     {
       let subject =
         inFeature
-        ? "a feature module's '\(options.target)/' folder follows '\(options.target)', which"
+        ? "a feature module's '\(options.folder)/' folder follows '\(options.target)', which"
         : "'\(options.target)'"
       print(
         "\(file):\(declaration.line):\(declaration.column): error: layer rule: \(subject) "

@@ -8,13 +8,15 @@ import PackagePlugin
 /// over each layer's sources before the layer compiles: an `import` of a package module that is
 /// not one of the target's *direct* dependencies fails the build with the file and line.
 ///
-/// Feature modules (`Modules/Features/<Name>/`, one per generated screen) do not use the plugin:
-/// at 200 screens, SwiftPM running a plugin for every module made each build plan slower and
-/// crashed it now and then. Their files are checked per layer folder instead: the run for a
-/// layer (`Reactor`) also checks every feature's folder of that name (`<Name>/Reactor/`) by that
-/// layer's rule, so a feature's reactor may not import `Front` even though its module depends
-/// on `Front`. Every feature module depends on the layers its folders are named after, so the
-/// check runs before it compiles, in every build that includes it.
+/// Feature modules (`Modules/Features/<Name>/Reactor/` and `Front/`, generated screens) do not
+/// use the plugin: at 200 screens, SwiftPM running a plugin for every module made each build
+/// plan slower and crashed it now and then. Their files are checked per layer folder instead:
+/// the run for a layer (`TrellisReactor`, in `Modules/Reactor`) also checks every feature's
+/// folder of that name (`<Name>/Reactor/`) by that layer's rule, and a feature's `Front/` may
+/// import its own `<Name>Feature` besides. Each feature module depends on the layer its folder
+/// is named after, so the check runs before it compiles, in every build that includes it. A
+/// Swift file in a feature's folder outside `Reactor/` and `Front/`, which no module compiles,
+/// is reported by the reactor layer's run.
 @main
 struct LayerRule: BuildToolPlugin {
   /// Where feature modules live, relative to the package root.
@@ -25,11 +27,15 @@ struct LayerRule: BuildToolPlugin {
     let allowed = Self.directDependencies(of: target)
     let packageModules = context.package.targets.map(\.name)
     let sources = target.sourceFiles(withSuffix: "swift").map(\.url)
-    let features = Self.featureFiles(in: context.package, layer: target.name)
+    // The layer's folder name (`Modules/Reactor` -> `Reactor`): the features' folders are named
+    // after it, not after the module, whose name carries the project's.
+    let folder = target.directoryURL.lastPathComponent
+    let features = Self.featureFiles(in: context.package, layer: folder)
     let work = context.pluginWorkDirectoryURL
     let stamp = work.appending(path: "LayerRuleChecked.swift")
     var arguments = [
       "--target", target.name,
+      "--folder", folder,
       "--allowed", allowed.joined(separator: ","),
       "--modules", packageModules.joined(separator: ","),
       "--output", stamp.path(percentEncoded: false),
@@ -62,31 +68,40 @@ struct LayerRule: BuildToolPlugin {
     }
   }
 
-  /// The feature modules' files that the run for `layer` checks: those in a `<layer>/` folder
-  /// (`layer`), and those in no folder named after one of their module's dependencies
-  /// (`unplaced`, which the run for the module's first dependency reports).
+  /// The features' files that the run for the layer in the folder `layer` (`Reactor`, `Front`)
+  /// checks: those of feature targets in a `<layer>/` folder (`layer`); and, for the reactor
+  /// layer's run, Swift files in a feature's folder outside `Reactor/` and `Front/` (`unplaced`),
+  /// which no target compiles.
   static func featureFiles(in package: Package, layer: String) -> (layer: [URL], unplaced: [URL]) {
-    let root = package.directoryURL.standardizedFileURL.path(percentEncoded: false)
-    let features = (root.hasSuffix("/") ? root : root + "/") + featuresFolder + "/"
+    let features = package.directoryURL.appending(path: featuresFolder).standardizedFileURL
+    let featuresPath = features.path(percentEncoded: false)
+    let prefix = featuresPath.hasSuffix("/") ? featuresPath : featuresPath + "/"
     var inLayer: [URL] = []
-    var unplaced: [URL] = []
     for case let feature as SourceModuleTarget in package.targets {
-      let folder = feature.directoryURL.standardizedFileURL.path(percentEncoded: false)
-      guard folder.hasPrefix(features) else { continue }
-      let dependencies = directDependencies(of: feature)
-      let base = folder.hasSuffix("/") ? folder : folder + "/"
-      for file in feature.sourceFiles(withSuffix: "swift").map(\.url) {
-        let path = file.standardizedFileURL.path(percentEncoded: false)
-        let relative = path.hasPrefix(base) ? path.dropFirst(base.count) : Substring(path)
-        let components = relative.split(separator: "/")
-        let folderName = components.count > 1 ? String(components[0]) : nil
-        if let folderName, dependencies.contains(folderName) {
-          if folderName == layer { inLayer.append(file) }
-        } else if dependencies.first == layer {
+      let folder = feature.directoryURL.standardizedFileURL
+      guard folder.path(percentEncoded: false).hasPrefix(prefix), folder.lastPathComponent == layer
+      else { continue }
+      inLayer += feature.sourceFiles(withSuffix: "swift").map(\.url)
+    }
+    guard layer == "Reactor" else { return (inLayer, []) }
+    var unplaced: [URL] = []
+    let manager = FileManager.default
+    for name in (try? manager.contentsOfDirectory(atPath: featuresPath)) ?? [] {
+      let feature = features.appending(path: name)
+      guard let walker = manager.enumerator(at: feature, includingPropertiesForKeys: nil) else {
+        continue
+      }
+      for case let file as URL in walker {
+        let relative = file.standardizedFileURL.path(percentEncoded: false)
+          .dropFirst(feature.standardizedFileURL.path(percentEncoded: false).count)
+        let first = relative.split(separator: "/").first.map(String.init)
+        if first == "Reactor" || first == "Front" {
+          walker.skipDescendants()
+        } else if file.pathExtension == "swift" {
           unplaced.append(file)
         }
       }
     }
-    return (inLayer, unplaced)
+    return (inLayer, unplaced.sorted { $0.path < $1.path })
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 // NetworkBenchmark: what the HTTPRequester's plugin chain costs against the network itself.
 //
 //   swift run -c release NetworkBenchmark                   # 2,000 requests per case, 5 runs
@@ -18,11 +20,9 @@
 //   refresh      refresh calls made for 1,000 concurrent requests on an expired token
 // Raw and requester alternate in blocks, so both see the same machine; each ratio is the
 // median over runs of (requester time / raw time) within a run.
-import Core
-import Foundation
-import LoopbackServer
-import Network
-import Synchronization
+import TrellisCore
+import TrellisLoopbackServer
+import TrellisNetwork
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -1,3 +1,4 @@
+import Foundation
 // ReactorBenchmark: the cost of Core's reactor runtime, one line per case.
 //
 //   swift run -c release ReactorBenchmark            # full sizes, median of 5 runs
@@ -16,8 +17,7 @@
 //
 // Reference figures printed at the end were measured elsewhere (ReactorKit 3.2.0 on RxSwift,
 // on this machine kind, in another run): they are not measured by this program.
-import Core
-import Foundation
+import TrellisCore
 
 /// How the counter's `mutate` produces its mutation.
 enum EffectKind {

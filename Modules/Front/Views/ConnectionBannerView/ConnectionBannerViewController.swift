@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// The connection state in the window's title bar: `● Live` (server events arrive),
 /// `◌ Connecting…`, `◌ Reconnecting…` (after a loss), `○ Offline` (waiting to retry).

@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// Sign-in: user name, password, and a button; errors show as alerts.
 @MainActor

@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// The signed-in area's home: the user's name, the sections, sign-out; and the slide menu
 /// (FLo's `SlideMenuNavigator`) for the same sections from any screen above it.

@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// The signed-in user's profile: view and edit the name, title and bio.
 @MainActor

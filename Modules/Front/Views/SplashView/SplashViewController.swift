@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// The first screen: the logo while the session is restored, then Main or Login.
 @MainActor

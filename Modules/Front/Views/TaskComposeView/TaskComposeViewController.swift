@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// The task form (seed 000): choose a project (its milestones, tags and members follow), type a
 /// title, attach files, save.

@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// One task in full (Enter on a task in the list, or a `trellis://tasks/<id>` link).
 @MainActor

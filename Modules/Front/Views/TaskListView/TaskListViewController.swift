@@ -1,4 +1,4 @@
-import Reactor
+import TrellisReactor
 
 /// A project's tasks: choose a project, see its tasks (refreshed when a task is created
 /// elsewhere), or start a new one.

@@ -1,5 +1,5 @@
-import Core
 import Foundation
+import TrellisCore
 
 /// Logs one line per request and one per outcome through Core's `Logger`, with secrets
 /// redacted: sensitive query items (`?access_token=`) in every URL it prints, `Authorization`

@@ -1,4 +1,4 @@
-import Core
+import TrellisCore
 
 /// Watches every answer its requesters get and publishes whether the server is reachable:
 /// `false` after a request that could not reach it (refused, timed out, dropped), `true` again

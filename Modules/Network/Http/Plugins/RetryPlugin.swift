@@ -1,5 +1,5 @@
-import Core
 import Foundation
+import TrellisCore
 
 /// Retries idempotent requests after temporary failures, with exponential backoff and jitter.
 ///

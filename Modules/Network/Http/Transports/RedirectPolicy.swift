@@ -1,5 +1,5 @@
-import Core
 import Foundation
+import TrellisCore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

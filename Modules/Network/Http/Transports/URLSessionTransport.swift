@@ -1,6 +1,6 @@
-import Core
 import Foundation
 import Synchronization
+import TrellisCore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
