@@ -1,4 +1,4 @@
-import Synchronization
+import TrellisCore
 
 /// The latest data a repository keeps (FLo: "keeps the latest data in the class and hands it to
 /// services, refreshing when asked"): values by key, each fresh for `lifetime`.
@@ -23,7 +23,7 @@ final class RepoCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
   private let lifetime: Duration
   private let now: @Sendable () -> ContinuousClock.Instant
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(
     lifetime: Duration,

@@ -1,4 +1,3 @@
-import Synchronization
 import TrellisCore
 import TrellisNetwork
 import TrellisRepository
@@ -30,8 +29,8 @@ public final class ConnectionServiceImpl: ConnectionService {
   private let sleep: @Sendable (Duration) async throws -> Void
   private let logger: Logger
   private let wakeUp = WakeUp()
-  private let stream = Mutex<Task<Void, Never>?>(nil)
-  private let observations = Mutex<[ObservationToken]>([])
+  private let stream = Lock<Task<Void, Never>?>(nil)
+  private let observations = Lock<[ObservationToken]>([])
 
   /// Creates the service and starts following the session.
   ///
@@ -52,7 +51,7 @@ public final class ConnectionServiceImpl: ConnectionService {
     self.sleep = sleep
     self.logger = logger
     let state = state
-    let wasOpen = Mutex(false)
+    let wasOpen = Lock(false)
     var tokens = [
       repo.connectionState.observe { streamState in
         let next: ConnectionState =

@@ -25,7 +25,9 @@ final class StubbornCall {
 @MainActor
 @Suite("Cancellation, stop and release")
 struct CancellationTests {
-  @Test func theLatestProjectWinsAndTheStaleAnswerNeverLands() async throws {
+  @Test(.startsEffectsWithinSend) func theLatestProjectWinsAndTheStaleAnswerNeverLands()
+    async throws
+  {
     let gate = Gate<[String]>()
     let tester = ReactorTester(ProjectFormReactor(gate: gate))
     tester.send(.selectProject("A"))
@@ -58,7 +60,9 @@ struct CancellationTests {
     try await tester.finish()
   }
 
-  @Test func aCancelledEffectDeliversNothingEvenIfItsWorkCompletes() async throws {
+  @Test(.startsEffectsWithinSend) func aCancelledEffectDeliversNothingEvenIfItsWorkCompletes()
+    async throws
+  {
     let call = StubbornCall()
     let reactor = ScriptReactor()
     reactor.effect = { _ in

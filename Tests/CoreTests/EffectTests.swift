@@ -15,7 +15,7 @@ struct EffectTests {
     token.cancel()
   }
 
-  @Test func uploadSucceeds() async throws {
+  @Test(.startsEffectsWithinSend) func uploadSucceeds() async throws {
     let gate = Gate<String>()
     let tester = ReactorTester(UploadReactor(gate: gate))
     tester.send(.upload("a.png"))

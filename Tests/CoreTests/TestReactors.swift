@@ -1,3 +1,4 @@
+import Testing
 import TrellisCore
 
 /// A counter with every kind of effect, for the runtime tests.
@@ -96,6 +97,9 @@ actor Gate<Value: Sendable> {
     if arrivals[key, default: 0] >= count { return }
     await withCheckedContinuation { arrivalWaiters.append((key, count, $0)) }
   }
+
+  /// Whether any caller ever waited on `key`.
+  func hasArrived(_ key: String) -> Bool { arrivals[key, default: 0] > 0 }
 
   /// Resumes the oldest caller waiting on `key` with `value`.
   func open(_ key: String, with value: Value) {
@@ -269,4 +273,13 @@ func eventually(
     try? await Task.sleep(for: .milliseconds(1))
   }
   return true
+}
+
+extension Trait where Self == ConditionTrait {
+  /// For a test of what `Task.immediate` guarantees (an effect's first part runs within the
+  /// `send` that started it): skipped when the run takes Core's fallbacks (`TRELLIS_FALLBACKS=1`),
+  /// whose tasks start after the `send` returns; `FallbackTests` checks that path.
+  static var startsEffectsWithinSend: Self {
+    .enabled(if: !Fallbacks.areForced, "relies on Task.immediate; see FallbackTests")
+  }
 }

@@ -17,7 +17,7 @@ struct TaskComposeViewReactorTests {
     )
   }
 
-  @Test func theSecondProjectWinsAndTheFirstNeverLands() async throws {
+  @Test(.startsEffectsWithinSend) func theSecondProjectWinsAndTheFirstNeverLands() async throws {
     let tasks = FakeTaskService()
     let tester = makeTester(tasks)
     tester.send(.selectProject(1))
@@ -42,7 +42,9 @@ struct TaskComposeViewReactorTests {
     #expect(tester.reactor.currentState.milestones.map(\.title) == ["M2"])
   }
 
-  @Test func changingTheProjectClearsWhatBelongedToTheOldOne() async throws {
+  @Test(.startsEffectsWithinSend) func changingTheProjectClearsWhatBelongedToTheOldOne()
+    async throws
+  {
     let tasks = FakeTaskService()
     let tester = makeTester(tasks)
     tester.send(.selectProject(1))

@@ -66,7 +66,7 @@ struct TaskListViewReactorTests {
     #expect(tasks.taskLoads == ["1 cached", "1 force"])  // the other project's event was ignored
   }
 
-  @Test func choosingAnotherProjectCancelsTheSlowerLoad() async throws {
+  @Test(.startsEffectsWithinSend) func choosingAnotherProjectCancelsTheSlowerLoad() async throws {
     let tasks = FakeTaskService()
     tasks.holdTaskLists()
     let tester = ReactorTester(

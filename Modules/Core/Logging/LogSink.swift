@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -61,8 +60,8 @@ public struct StandardErrorLogSink: LogSink {
 /// The terminal app logs here, since standard error is the screen it draws on. An app on
 /// Apple platforms would log through `os.Logger` with a ``LogSink`` of its own.
 public final class FileLogSink: LogSink {
-  /// The open file. `Mutex` keeps each line's bytes together within this process.
-  private let descriptor: Mutex<Int32>
+  /// The open file. The lock keeps each line's bytes together within this process.
+  private let descriptor: Lock<Int32>
 
   /// Opens (or creates) the file at `url` for appending.
   ///
@@ -76,7 +75,7 @@ public final class FileLogSink: LogSink {
     guard opened >= 0 else {
       throw LogFileError(path: url.path, reason: String(cString: strerror(errno)))
     }
-    descriptor = Mutex(opened)
+    descriptor = Lock(opened)
   }
 
   deinit {
@@ -103,7 +102,7 @@ public struct LogFileError: Error, CustomStringConvertible {
 
 /// Keeps records in memory, for tests that assert what was logged.
 public final class MemoryLogSink: LogSink {
-  private let storage = Mutex<[LogRecord]>([])
+  private let storage = Lock<[LogRecord]>([])
 
   /// Creates an empty sink.
   public init() {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Writes log records for one category, to the process-wide sink or to its own.
 ///
 /// ```swift
@@ -58,13 +56,13 @@ public struct Logger: Sendable {
 /// The app sets it once at start-up (``bootstrap(sink:minimumLevel:)``); tests that assert on
 /// logs give their loggers a ``MemoryLogSink`` instead, so parallel tests do not share records.
 public enum LogSystem {
-  private static let currentSink = Mutex<any LogSink>(StandardErrorLogSink())
-  private static let level = Atomic<Int>(LogLevel.info.rawValue)
+  private static let currentSink = Lock<any LogSink>(StandardErrorLogSink())
+  private static let level = Lock<Int>(LogLevel.info.rawValue)
 
   /// Replaces the process-wide sink and minimum level.
   public static func bootstrap(sink: any LogSink, minimumLevel: LogLevel) {
     currentSink.withLock { $0 = sink }
-    level.store(minimumLevel.rawValue, ordering: .relaxed)
+    level.withLock { $0 = minimumLevel.rawValue }
   }
 
   /// The process-wide sink.
@@ -74,6 +72,6 @@ public enum LogSystem {
 
   /// The process-wide minimum level.
   public static var minimumLevel: LogLevel {
-    LogLevel(rawValue: level.load(ordering: .relaxed)) ?? .info
+    LogLevel(rawValue: level.withLock { $0 }) ?? .info
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Keeps one observation alive: cancelling the token, or releasing it, ends the observation.
 ///
 /// Tokens play the role of RxSwift's `Disposable`: keep them in an ``ObservationBag`` owned
@@ -12,17 +10,17 @@ public final class ObservationToken: Sendable {
     case observation(any CancellableObservation)
   }
 
-  private let cancellation: Mutex<Cancellation?>
+  private let cancellation: Lock<Cancellation?>
 
   /// Creates a token that runs `onCancel` once, on the first ``cancel()`` or on release.
   public init(onCancel: @escaping @Sendable () -> Void) {
-    cancellation = Mutex(.closure(onCancel))
+    cancellation = Lock(.closure(onCancel))
   }
 
   /// Creates a token that ends `observation` once, on the first ``cancel()`` or on release.
   @usableFromInline
   init(ending observation: any CancellableObservation) {
-    cancellation = Mutex(.observation(observation))
+    cancellation = Lock(.observation(observation))
   }
 
   /// Ends the observation. Calling it again does nothing.
@@ -56,7 +54,7 @@ public final class ObservationToken: Sendable {
 /// Holds tokens for an owner (a view controller, a service) and ends them all with it: the
 /// DisposeBag of RxSwift.
 public final class ObservationBag: Sendable {
-  private let tokens = Mutex<[ObservationToken]>([])
+  private let tokens = Lock<[ObservationToken]>([])
 
   /// Creates an empty bag.
   public init() {}
@@ -97,11 +95,11 @@ protocol CancellableObservation: AnyObject, Sendable {
 /// `cancel()` returns even though the entry is removed later.
 @usableFromInline
 final class ObservationFlag: Sendable {
-  @usableFromInline let active = Atomic<Bool>(true)
+  @usableFromInline let active = AtomicFlag(true)
 
   @usableFromInline init() {}
 
-  @inlinable var isActive: Bool { active.load(ordering: .acquiring) }
+  @inlinable var isActive: Bool { active.value }
 
-  @inlinable func deactivate() { active.store(false, ordering: .releasing) }
+  @inlinable func deactivate() { active.set(false) }
 }

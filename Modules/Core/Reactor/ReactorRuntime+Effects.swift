@@ -36,7 +36,8 @@ extension ReactorRuntime {
   }
 
   /// Starts `effect` in a task of its own. The task starts immediately, on the main actor, so
-  /// everything up to the effect's first suspension happens before this returns.
+  /// everything up to the effect's first suspension happens before this returns (below iOS 26
+  /// and macOS 26, right after: see `ImmediateTask`).
   @inlinable
   @discardableResult
   func startEffect(
@@ -53,8 +54,11 @@ extension ReactorRuntime {
     // The task reaches the runtime through the handle's weak reference to the reactor: an
     // effect in flight must not keep them (and so the cancellation their release performs)
     // alive.
-    handle.task = Task.immediate { @MainActor in
+    handle.task = ImmediateTask.start { @MainActor in
       defer { handle.reactor?.runtime.finished(handle, parent: parent) }
+      // Cancelled before its task started (which can happen below iOS 26, where the task starts
+      // after this returns): none of it runs.
+      if handle.isCancelled { return }
       do {
         // The common case, a plain `.run`, skips `perform`'s (large) async frame.
         if case .run(let operation) = effect.operation {

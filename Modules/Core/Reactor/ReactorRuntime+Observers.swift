@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An observer of a reactor's state or events: one object per observation holding one
 /// closure, built by the (inlined, specialised) `observe` overload, that does the whole
 /// delivery: read the value, drop a duplicate, check the owner, call the user's code. So a
@@ -11,7 +9,7 @@ import Synchronization
 @MainActor
 @usableFromInline
 final class Observer<Value>: CancellableObservation {
-  @usableFromInline nonisolated let active = Atomic<Bool>(true)
+  @usableFromInline nonisolated let active = AtomicFlag(true)
   /// Delivers a value; returns `false` when the observation has ended (its owner is gone).
   /// Replaced by a no-op once the observation ends, so what it captured (often the view) is
   /// released at once, not when the entry is purged.
@@ -22,9 +20,9 @@ final class Observer<Value>: CancellableObservation {
     self.deliver = deliver
   }
 
-  @inlinable nonisolated var isActive: Bool { active.load(ordering: .acquiring) }
+  @inlinable nonisolated var isActive: Bool { active.value }
 
-  @inlinable nonisolated func deactivate() { active.store(false, ordering: .releasing) }
+  @inlinable nonisolated func deactivate() { active.set(false) }
 
   /// Ends the observation from any thread: delivery stops at once; the closure is dropped on
   /// the main actor soon after (the entry itself goes at the next purge).

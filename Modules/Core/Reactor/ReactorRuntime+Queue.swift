@@ -36,6 +36,12 @@ extension ReactorRuntime {
     let effect = reactor.mutate(action: action)
     if effect.isSynchronous {
       performSynchronously(effect, reactor: reactor)
+    } else if case .identified(let identity) = effect.operation {
+      // Registered under its identity now, not when a wrapper's task gets to it: a
+      // `cancelEffects(id:)` or a newer `cancelInFlight` right after this send must find it,
+      // even where the task starts only after this returns (below iOS 26).
+      if identity.cancelInFlight { cancelEffects(id: identity.id) }
+      startEffect(identity.effect, key: identity.id, parent: nil, group: nil, reactor: reactor)
     } else {
       startEffect(effect, key: nil, parent: nil, group: nil, reactor: reactor)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The machinery behind a ``ReactorProtocol``: the state, the action queue, the observers and
 /// the effects in flight. A reactor stores one, naming its own type:
 ///
@@ -141,10 +143,24 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   /// Creates an idle runtime; it starts on the reactor's first `send` or `observe`.
   public init() {}
 
-  isolated deinit {
-    for handle in effects { handle?.cancel() }
-    for task in extras?.sourceTasks ?? [] { task.cancel() }
-    for waiter in extras?.idleWaiters ?? [] { waiter.resume() }
+  // Not an `isolated deinit`, whose back-deployment below iOS 26 and macOS 26 goes through a
+  // runtime shim (swiftlang/swift#85663). What the teardown needs is read into locals (the
+  // handles and the extras are main-actor objects, so Sendable); a main-actor object is released
+  // on the main thread almost always, and there the teardown runs at once; released elsewhere,
+  // it runs on the main actor's next turn.
+  deinit {
+    let effects = effects
+    let extras = extras
+    let teardown = { @MainActor in
+      for handle in effects { handle?.cancel() }
+      for task in extras?.sourceTasks ?? [] { task.cancel() }
+      for waiter in extras?.idleWaiters ?? [] { waiter.resume() }
+    }
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { teardown() }
+    } else {
+      Task { @MainActor in teardown() }
+    }
   }
 
   // MARK: Reading state

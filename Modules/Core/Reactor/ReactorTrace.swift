@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An opt-in trace of what a reactor does (the known design is TCA's `_printChanges`): each
 /// action, each mutation, and what changed in the state, written to the reactor's `logger` at
@@ -22,7 +21,7 @@ public enum ReactorTrace {
   /// The environment variable that lists the traced reactor types.
   public static let environmentVariable = "TRELLIS_TRACE"
 
-  private static let names = Mutex<Set<String>?>(nil)
+  private static let names = Lock<Set<String>?>(nil)
 
   /// Traces the reactor types named in `names` (`"*"` traces every reactor), besides those
   /// the environment names. Reactors already started are not affected.

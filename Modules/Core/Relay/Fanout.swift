@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The subscriber list and delivery loop shared by ``Relay`` and ``Broadcast``.
 ///
 /// Delivery never runs under the lock. Subscribers are arbitrary code: an observer may cancel
@@ -38,11 +36,11 @@ final class Fanout<Value: Sendable>: Sendable {
     var isClosed = false
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   /// Creates a fan-out; `current` is the value a ``Relay`` holds (nil for a ``Broadcast``).
   init(current: Value?) {
-    state = Mutex(State(current: current))
+    state = Lock(State(current: current))
   }
 
   /// The current value (a ``Relay``'s).

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Ends waits early: a waiter sleeps through ``wait(for:sleep:)`` and ``wake()`` ends every
 /// wait under way at once. The event stream waits out its reconnect backoff here, and the
 /// connection service wakes it when the network is back.
@@ -9,7 +7,7 @@ public final class WakeUp: Sendable {
     var nextID = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Creates a wake-up with no waiters.
   public init() {}

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import TrellisCore
 import TrellisNetwork
 import TrellisRepository
@@ -28,7 +27,7 @@ public final class AuthServiceImpl: AuthService {
   private let store: any SessionStore
   private let logger: Logger
   private let now: @Sendable () -> Date
-  private let state = Mutex(State())
+  private let state = Lock(State())
   /// Applies this instance's writes of the saved session one at a time, in the order they
   /// were decided, away from ``state``'s lock.
   private let writes = DispatchQueue(label: "Trellis.AuthService.session-writes")

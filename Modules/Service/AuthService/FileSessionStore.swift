@@ -39,8 +39,7 @@ public struct FileSessionStore: SessionStore {
     self.fileURL = fileURL
   }
 
-  /// The store for `appName` in the user's data directory, following the XDG base directory
-  /// specification.
+  /// The store for `appName` in the user's data directory (see ``dataDirectory(environment:)``).
   public init(appName: String, environment: [String: String] = ProcessInfo.processInfo.environment)
   {
     self.init(
@@ -49,15 +48,21 @@ public struct FileSessionStore: SessionStore {
         .appendingPathComponent("session.json", isDirectory: false))
   }
 
-  /// `$XDG_DATA_HOME` when it is an absolute path, else `~/.local/share`.
+  /// Where an app keeps its data: on Linux, `$XDG_DATA_HOME` when it is an absolute path, else
+  /// `~/.local/share` (the XDG base directory specification); on Apple platforms, the app's
+  /// Application Support folder (in its sandbox on iOS), where `environment` plays no part.
   public static func dataDirectory(environment: [String: String]) -> URL {
-    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-      return URL(fileURLWithPath: xdg, isDirectory: true)
-    }
-    let home =
-      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-      ?? FileManager.default.homeDirectoryForCurrentUser
-    return home.appendingPathComponent(".local/share", isDirectory: true)
+    #if canImport(Darwin)
+      return FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)
+        .first ?? FileManager.default.temporaryDirectory
+    #else
+      if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+        return URL(fileURLWithPath: xdg, isDirectory: true)
+      }
+      let home = URL(
+        fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
+      return home.appendingPathComponent(".local/share", isDirectory: true)
+    #endif
   }
 
   /// Creates `directory` (and its parents) with owner-only permissions, or tightens it to

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TrellisCore
 import TrellisNetwork
 
 /// A signed-in session as it is saved: tokens, expiry, and the user.
@@ -122,7 +122,7 @@ public enum SessionStoreError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// Keeps the session in memory only: for tests and for apps that should forget on quit.
 public final class InMemorySessionStore: SessionStore {
-  private let session = Mutex<Session?>(nil)
+  private let session = Lock<Session?>(nil)
 
   /// Creates an empty store.
   public init(session: Session? = nil) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TrellisCore
 
 /// Refreshes a token source's access token so that however many requests need a new token at
 /// once, one refresh call serves them all (Alamofire's `AuthenticationInterceptor` behaviour).
@@ -42,7 +42,7 @@ final class TokenRefresher: Sendable {
   private let source: any AuthTokenSource
   private let maximumRefreshes: Int
   private let window: Duration
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// How long after a temporary failure a refresh ahead of expiry is not tried again for the
   /// same token (the token is still valid, and every request would otherwise try).
@@ -234,7 +234,7 @@ final class ResumeOnce<Value: Sendable>: Sendable {
     var isDone = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   func install(_ continuation: CheckedContinuation<Value, any Error>) {
     let early = state.withLock { state -> Result<Value, any Error>? in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TrellisCore
 
 #if canImport(FoundationNetworking)
@@ -223,7 +222,7 @@ private final class TaskHandle: Sendable {
     var isCancelled = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// The task's identifier, once it exists.
   var identifier: Int { state.withLock { $0.task?.taskIdentifier ?? -1 } }
@@ -309,7 +308,7 @@ private final class Deadline: @unchecked Sendable {
 /// The session delegate: routes every task's events to the call that started it, and applies
 /// the deadline, redirect and size rules.
 private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
-  private let routes = Mutex([Int: TaskRoute]())
+  private let routes = Lock([Int: TaskRoute]())
   private let redirectPolicy: RedirectPolicy
   /// The largest body collected; `nil` for no limit.
   let maximumResponseSize: Int?
