@@ -14,11 +14,12 @@
 # design, the app's sources are also type-checked with -debug-time-function-bodies, so the
 # slowest function (the composition root, which grows with N) is reported without slowing the
 # timed builds. The designs
-# (SCALE_DESIGNS, default all three): `modules`, a feature module per generated screen, its
-# reactor and view together (what `trellis-gen screen` writes); `grouped`, the screens in
-# feature modules of SCALE_SCREENS_PER_FEATURE (default 10) screens each, as a team groups the
-# screens of one feature (`trellis-gen screen --feature`); and `one-module`, every screen's
-# reactor in the `Reactor` module and every view in `Front`. One line per N and design:
+# (SCALE_DESIGNS, default all three): `modules`, a feature per generated screen, its reactor
+# and its view each in a module (`<Name>Feature`, `<Name>FeatureFront`: what `trellis-gen
+# screen` writes); `grouped`, the screens in features of SCALE_SCREENS_PER_FEATURE (default 10)
+# screens each, as a team groups the screens of one feature (`trellis-gen screen --feature`);
+# and `one-module`, every screen's reactor in the `TrellisReactor` module and every view in
+# `TrellisFront`. One line per N and design:
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
 #        incremental_view_s=... (a b c) noop_s=... (a b c) link_s=... ratios_to_first_N:
@@ -113,10 +114,10 @@ time_link() {
 }
 
 # Turns the copy into the one-module design: each generated screen's reactor and provider move
-# to `Modules/Reactor/<Name>View/` (the `Reactor` module) and its view to
-# `Modules/Front/Views/<Name>View/` (the `Front` module), as before feature modules; no
-# `generatedFeatures`, and what imported `<Name>Feature` imports `Reactor` and `Front`, which
-# it already does.
+# to `Modules/Reactor/<Name>View/` (the `TrellisReactor` module) and its view to
+# `Modules/Front/Views/<Name>View/` (the `TrellisFront` module), as before feature modules; no
+# `generatedFeatures`, and what imported `<Name>Feature` or `<Name>FeatureFront` imports the
+# layers' modules, which it already does.
 one_module() {
   local feature name
   for feature in Modules/Features/*/; do
@@ -124,13 +125,14 @@ one_module() {
     mkdir -p "Modules/Reactor/${name}View" "Modules/Front/Views/${name}View"
     mv "$feature"Reactor/*.swift "Modules/Reactor/${name}View/"
     mv "$feature"Front/*.swift "Modules/Front/Views/${name}View/"
-    perl -ni -e 'print unless /^import Front$/' "Modules/Front/Views/${name}View/"*.swift
+    perl -ni -e 'print unless /^import (TrellisFront|Screen\d+Feature)$/' \
+      "Modules/Front/Views/${name}View/"*.swift
   done
   rm -rf Modules/Features
   perl -ni -e 'print unless /^  "Screen\d+",$/' Package.swift
-  perl -ni -e 'print unless /^import Screen\d+Feature$/' App/*.swift Tests/*/*.swift
-  # A view now needs its reactor's module, `Reactor`.
-  perl -0pi -e 's/\A/import Reactor\n/' Modules/Front/Views/Screen*View/*.swift
+  perl -ni -e 'print unless /^import Screen\d+Feature(Front)?$/' App/*.swift Tests/*/*.swift
+  # A view now needs its reactor's module, `TrellisReactor`.
+  perl -0pi -e 's/\A/import TrellisReactor\n/' Modules/Front/Views/Screen*View/*.swift
 }
 
 for count in "${counts[@]}"; do
