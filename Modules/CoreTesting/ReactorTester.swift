@@ -1,3 +1,5 @@
+import Foundation
+import Testing
 import TrellisCore
 
 /// Drives a reactor in a test and asserts the exact sequence of states and events it produces.
@@ -11,11 +13,18 @@ import TrellisCore
 /// }
 /// ```
 ///
-/// The tester records every state after the current one and every event, in order. Each
-/// `expect` waits (up to ``timeout``, without sleeping when the output is already there) for the
-/// next recorded outputs and fails, by throwing ``ReactorTestFailure``, if they differ.
-/// ``finish()`` fails if outputs were left unasserted or effects are still running, unless
-/// ``isExhaustive`` is `false`.
+/// The tester records every state after the current one, every event, and every action an
+/// effect sends (``EffectSender/action(_:)``), in order. Each `expect` waits (up to
+/// ``timeout``, without sleeping when the output is already there) for the next recorded outputs
+/// and fails, by throwing ``ReactorTestFailure``, if they differ. ``finish()`` fails if outputs
+/// were left unasserted or effects are still running, unless ``isExhaustive`` is `false`; a
+/// tester released without ``finish()`` while outputs are unasserted or effects run records a
+/// test issue naming them (in a Swift Testing test; elsewhere it writes the message to standard
+/// error), as TCA's `TestStore` does.
+///
+/// Time-based logic (a debounce, a retry, a timeout) takes a clock the test drives, such as
+/// ``TestClock``, so its test takes no real time; ``timeout`` only bounds how long the tester
+/// waits for outputs that never come.
 @MainActor
 public final class ReactorTester<R: ReactorProtocol> {
   /// One recorded output of the reactor.
@@ -24,6 +33,8 @@ public final class ReactorTester<R: ReactorProtocol> {
     case state(R.State)
     /// A one-shot event.
     case event(R.Event)
+    /// An action an effect sent (``EffectSender/action(_:)``).
+    case action(R.Action)
   }
 
   /// The reactor under test.
@@ -39,23 +50,69 @@ public final class ReactorTester<R: ReactorProtocol> {
   private var outputs: [Output] = []
   private var waiter: CheckedContinuation<Void, Never>?
   private var tokens: [ObservationToken] = []
+  /// Whether ``finish()`` ran.
+  private var isFinished = false
+  /// Where the tester was made: where a forgotten ``finish()`` is reported.
+  private let creation: ReactorTestFailure.Location
 
-  /// Starts recording the outputs of `reactor`. Its current state is the starting point; it
-  /// is not recorded as an output.
-  public init(_ reactor: R, timeout: Duration = .seconds(2)) {
+  /// Starts recording the outputs of `reactor`. The state it delivers first (its current state,
+  /// after its `transform` hooks ran, which observing starts) is the starting point; it is not
+  /// recorded as an output.
+  public init(
+    _ reactor: R, timeout: Duration = .seconds(2),
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) {
     self.reactor = reactor
     self.timeout = timeout
-    lastAssertedState = reactor.currentState
+    creation = ReactorTestFailure.Location(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    // Replaced by the first delivery, which comes before `observe` returns.
+    lastAssertedState = reactor.initialState
     var isCurrentState = true
     tokens.append(
       reactor.observe { [weak self] state in
         guard !isCurrentState else {
           isCurrentState = false
+          self?.lastAssertedState = state
           return
         }
         self?.record(.state(state))
       })
     tokens.append(reactor.observeEvents { [weak self] event in self?.record(.event(event)) })
+    tokens.append(
+      reactor.observeEffectActions { [weak self] action in self?.record(.action(action)) })
+  }
+
+  // Not an `isolated deinit`: its body runs without the task-local values of the test that
+  // released it, so the issue would belong to no test. A plain deinit runs where the last
+  // reference goes, which for a main-actor tester is the main actor, in its test; releasing a
+  // tester anywhere else is a mistake in the test, and `assumeIsolated` stops it there.
+  deinit {
+    MainActor.assumeIsolated { reportIfUnfinished() }
+  }
+
+  /// Reports a tester released without ``finish()`` with outputs unasserted or effects running.
+  private func reportIfUnfinished() {
+    guard !isFinished, isExhaustive else { return }
+    let running = reactor.runningEffectCount
+    guard !outputs.isEmpty || running > 0 else { return }
+    var parts: [String] = []
+    if !outputs.isEmpty {
+      parts.append("\(outputs.count) output(s) not asserted: \(Self.describe(outputs))")
+    }
+    if running > 0 { parts.append("\(running) effect(s) still running") }
+    let message =
+      "ReactorTester<\(R.self)> was released without finish(): " + parts.joined(separator: "; ")
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(
+          fileID: creation.fileID, filePath: creation.filePath, line: creation.line,
+          column: creation.column))
+    } else {
+      FileHandle.standardError.write(Data("\(creation): \(message)\n".utf8))
+    }
   }
 
   /// Sends `action` to the reactor.
@@ -144,6 +201,7 @@ public final class ReactorTester<R: ReactorProtocol> {
   ) async throws {
     let location = ReactorTestFailure.Location(
       fileID: fileID, filePath: filePath, line: line, column: column)
+    isFinished = true
     defer {
       reactor.stop()
       tokens.removeAll()
@@ -215,6 +273,25 @@ extension ReactorTester where R.State: Equatable {
     send(action)
     try await expect(
       fileID: fileID, filePath: filePath, line: line, column: column, expectedChange)
+  }
+}
+
+extension ReactorTester where R.Action: Equatable {
+  /// Asserts that the next outputs are exactly the actions `expected`, sent by effects through
+  /// ``EffectSender/action(_:)``, in order (TCA's `receive`).
+  public func expectActions(
+    _ expected: R.Action...,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async throws {
+    let location = ReactorTestFailure.Location(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    try await expect(expected, kind: "action", location: location) { index, want, got in
+      guard case .action(let action) = got else {
+        return "Output \(index + 1): expected the action \(want), received \(got)"
+      }
+      return action == want ? nil : "Action \(index + 1): expected \(want), received \(action)"
+    }
   }
 }
 

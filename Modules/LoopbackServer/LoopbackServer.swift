@@ -30,7 +30,12 @@ import TrellisNetwork
 /// deadline, every write a send timeout, and connections beyond the maximum are answered 503
 /// and closed, so slow or idle clients cannot hold every thread. A transient `accept` failure
 /// (out of descriptors, a connection aborted before it was accepted) is retried with a short
-/// back-off; only ``stop()`` ends the accept loop.
+/// back-off; only ``stop()`` (or the server's release) ends the accept loop.
+///
+/// Ownership: the accept thread holds the server weakly, so releasing the last reference stops
+/// it (listener and connections shut down, without waiting); a connection's thread holds it
+/// while it serves, so a server released with connections open stops once they end. ``stop()``
+/// ends everything at once and waits for the threads.
 public final class LoopbackServer: Sendable {
   /// What the server accepts from a client, and for how long it waits.
   public struct Limits: Sendable {
@@ -130,8 +135,22 @@ public final class LoopbackServer: Sendable {
     }
     baseURL = url
     finished.enter()
-    let acceptThread = Thread { [self] in
-      acceptLoop()
+    // Weak, and never held across `accept`: a server nobody references is released (its
+    // `deinit` stops it) even while the thread waits for a connection.
+    let acceptThread = Thread {
+      [weak self, listener = self.listener, accept = acceptConnection, finished = self.finished] in
+      var backoff = Duration.milliseconds(5)
+      while true {
+        let (connection, code) = accept(listener)
+        guard let server = self,
+          server.handleAccepted(connection: connection, code: code, backoff: &backoff)
+        else {
+          if connection >= 0 { close(connection) }
+          break
+        }
+      }
+      // Closed only once this thread has left `accept`, so the number is not reused under it.
+      close(listener)
       finished.leave()
     }
     acceptThread.name = "LoopbackServer.accept"
@@ -139,7 +158,8 @@ public final class LoopbackServer: Sendable {
   }
 
   deinit {
-    stop()
+    // Possibly on one of the server's own threads: shut everything down, wait for nothing.
+    shutDownEverything()
   }
 
   /// The latest requests received (at most `recordedRequests` of them), oldest first.
@@ -170,20 +190,25 @@ public final class LoopbackServer: Sendable {
   /// Stops accepting, closes every connection, cancels running handlers, and waits (up to
   /// five seconds) for the server's threads to end. Calling it again does nothing.
   public func stop() {
-    let connections = state.withLock { state -> Set<Int32>? in
-      guard !state.isStopped else { return nil }
-      state.isStopped = true
-      return state.connections
-    }
-    guard let connections else { return }
-    shutdown(listener, Int32(SHUT_RDWR))
-    for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+    guard shutDownEverything() else { return }
     if finished.wait(timeout: .now() + 5) == .timedOut {
       logger.warning("Loopback server on port \(port) stopped with connections still open")
     }
-    // Closed only once the accept thread has left `accept`, so the number is not reused
-    // under it.
-    close(listener)
+  }
+
+  /// Marks the server stopped and shuts the listener and every open connection down; returns
+  /// `false` if it was already stopped. The connections are shut down under the lock that their
+  /// threads take to close them, so each number shut down is still that connection's, never a
+  /// descriptor the system has reused for another socket meanwhile.
+  @discardableResult
+  private func shutDownEverything() -> Bool {
+    state.withLock { state in
+      guard !state.isStopped else { return false }
+      state.isStopped = true
+      shutdown(listener, Int32(SHUT_RDWR))
+      for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
+      return true
+    }
   }
 
   // MARK: Accepting
@@ -198,69 +223,69 @@ public final class LoopbackServer: Sendable {
 
   private var isStopped: Bool { state.withLock { $0.isStopped } }
 
-  private func acceptLoop() {
-    var backoff = Duration.milliseconds(5)
-    while true {
-      let (connection, code) = acceptConnection(listener)
-      guard connection >= 0 else {
-        if isStopped { return }
-        guard Self.isTransient(acceptError: code) else {
-          logger.error(
-            "Loopback server on port \(port) stopped accepting: \(String(cString: strerror(code)))")
-          return
-        }
-        state.withLock { $0.acceptFailures += 1 }
-        if code == EINTR || code == ECONNABORTED || code == EPROTO { continue }
-        // Out of descriptors or memory: wait for connections to close, a little longer each
-        // time, instead of spinning or giving up.
-        logger.warning(
-          "accept failed (\(String(cString: strerror(code)))); retrying in \(backoff.readable)")
-        Thread.sleep(
-          forTimeInterval: Double(backoff.components.attoseconds) / 1e18
-            + Double(backoff.components.seconds))
-        backoff = min(backoff * 2, .milliseconds(500))
-        continue
+  /// Handles one `accept` result: serves or refuses the connection, or decides about the
+  /// failure. Returns whether to go on accepting.
+  private func handleAccepted(connection: Int32, code: Int32, backoff: inout Duration) -> Bool {
+    guard connection >= 0 else {
+      if isStopped { return false }
+      guard Self.isTransient(acceptError: code) else {
+        logger.error(
+          "Loopback server on port \(port) stopped accepting: \(String(cString: strerror(code)))")
+        return false
       }
-      backoff = .milliseconds(5)
-      enum Admission { case serve, refuse, stopped }
-      let admission = state.withLock { state -> Admission in
-        guard !state.isStopped else { return .stopped }
-        guard state.connections.count < limits.maximumConnections else {
-          state.refusedConnections += 1
-          return .refuse
-        }
-        state.connections.insert(connection)
-        state.acceptedConnections += 1
-        return .serve
-      }
-      switch admission {
-      case .stopped:
-        close(connection)
-        return
-      case .refuse:
-        // Answered from the accept thread without blocking it: a client that does not read
-        // just misses the answer.
-        Self.setSendTimeout(connection, .milliseconds(100))
-        Connection(descriptor: connection).reject(status: 503, reason: "too many connections")
-        close(connection)
-        continue
-      case .serve:
-        break
-      }
-      var one: Int32 = 1
-      setsockopt(
-        connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-      Self.setSendTimeout(connection, limits.sendTimeout)
-      finished.enter()
-      let thread = Thread { [self] in
-        serve(Connection(descriptor: connection))
-        state.withLock { _ = $0.connections.remove(connection) }
-        close(connection)
-        finished.leave()
-      }
-      thread.name = "LoopbackServer.connection"
-      thread.start()
+      state.withLock { $0.acceptFailures += 1 }
+      if code == EINTR || code == ECONNABORTED || code == EPROTO { return true }
+      // Out of descriptors or memory: wait for connections to close, a little longer each
+      // time, instead of spinning or giving up.
+      logger.warning(
+        "accept failed (\(String(cString: strerror(code)))); retrying in \(backoff.readable)")
+      Thread.sleep(forTimeInterval: backoff.inSeconds)
+      backoff = min(backoff * 2, .milliseconds(500))
+      return true
     }
+    backoff = .milliseconds(5)
+    enum Admission { case serve, refuse, stopped }
+    let admission = state.withLock { state -> Admission in
+      guard !state.isStopped else { return .stopped }
+      guard state.connections.count < limits.maximumConnections else {
+        state.refusedConnections += 1
+        return .refuse
+      }
+      state.connections.insert(connection)
+      state.acceptedConnections += 1
+      return .serve
+    }
+    switch admission {
+    case .stopped:
+      close(connection)
+      return false
+    case .refuse:
+      // Answered from the accept thread without blocking it: a client that does not read
+      // just misses the answer.
+      Self.setSendTimeout(connection, .milliseconds(100))
+      Connection(descriptor: connection).reject(status: 503, reason: "too many connections")
+      close(connection)
+      return true
+    case .serve:
+      break
+    }
+    var one: Int32 = 1
+    setsockopt(
+      connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    Self.setSendTimeout(connection, limits.sendTimeout)
+    finished.enter()
+    let thread = Thread { [self] in
+      serve(Connection(descriptor: connection))
+      // Removed and closed as one step under the lock `stop()` shuts connections down under.
+      state.withLock { state in
+        state.connections.remove(connection)
+        close(connection)
+      }
+      finished.leave()
+    }
+    thread.name = "LoopbackServer.connection"
+    thread.start()
+    return true
   }
 
   private static func setSendTimeout(_ descriptor: Int32, _ timeout: Duration) {

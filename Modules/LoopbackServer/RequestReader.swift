@@ -151,7 +151,8 @@ struct RequestReader {
 
     let target = String(decoding: parts[1], as: UTF8.self)
     let components = URLComponents(string: target)
-    let path = components?.path.removingPercentEncoding ?? components?.path ?? target
+    // Kept encoded: the router splits it at its slashes, then decodes each segment.
+    let path = components?.percentEncodedPath ?? target
     let connection = headers["Connection"]?.lowercased() ?? ""
     let keepsAlive =
       version == "HTTP/1.0" ? connection.contains("keep-alive") : !connection.contains("close")

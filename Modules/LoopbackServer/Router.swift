@@ -56,9 +56,14 @@ public final class Router: Sendable {
     add(.delete, pattern, handler)
   }
 
-  /// Answers `request` with the matching route's handler.
+  /// Answers `request` with the matching route's handler. The path is split at its slashes
+  /// first and each segment percent-decoded after, so `%2F` is part of a segment (a file named
+  /// `a/b`), never a separator.
   public func handle(_ request: ServerRequest) async -> ServerResponse {
-    let requestSegments = Self.segments(of: request.path)
+    let requestSegments = Self.segments(of: request.path).map { segment -> Substring in
+      guard let decoded = segment.removingPercentEncoding else { return segment }
+      return Substring(decoded)
+    }
     let candidates = routes.withLock { $0 }
     var pathMatched = false
     for route in candidates {
@@ -147,7 +152,7 @@ extension Router: HTTPResponder {
   private func answer(_ request: HTTPRequest) async throws(HTTPError) -> ServerResponse {
     let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
     let serverRequest = ServerRequest(
-      method: request.method, path: components?.path ?? request.url.path,
+      method: request.method, path: components?.percentEncodedPath ?? request.url.path,
       query: components?.queryItems ?? [], headers: request.headers, body: request.body ?? Data())
     let response = await handle(serverRequest)
     if response.delay > .zero {

@@ -5,7 +5,9 @@ import TrellisNetwork
 public struct ServerRequest: Sendable {
   /// The method.
   public var method: HTTPMethod
-  /// The path, percent-decoded, without the query: `/projects/2/milestones`.
+  /// The path as it was sent (percent-encoded), without the query: `/projects/2/milestones`,
+  /// `/files/a%2Fb`. The router decodes each segment after splitting it at the slashes, and
+  /// ``pathParameters`` holds decoded values.
   public var path: String
   /// The query items, in order.
   public var query: [URLQueryItem]

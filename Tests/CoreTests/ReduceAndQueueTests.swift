@@ -9,6 +9,27 @@ struct ReduceAndQueueTests {
     #expect(reactor.currentState == CounterReactor.State())
   }
 
+  /// "The current state first, then every new state, once": an observer added while an action
+  /// is processed (here by another observer, between two mutations of one action) gets its
+  /// first state when the action is over, and no state twice.
+  @Test func anObserverAddedDuringAnActionGetsEachStateOnce() {
+    let reactor = ScriptReactor()
+    reactor.effect = { _ in .mutations(.append("1"), .append("2")) }
+    var seen: [[String]] = []
+    var late: ObservationToken?
+    let first = reactor.observe { state in
+      if state.log == ["1"], late == nil {
+        late = reactor.observe { seen.append($0.log) }
+      }
+    }
+    reactor.send("go")
+    #expect(seen == [["1", "2"]])
+    reactor.send("more")
+    #expect(seen == [["1", "2"], ["1", "2", "1"], ["1", "2", "1", "2"]])
+    first.cancel()
+    late?.cancel()
+  }
+
   @Test func synchronousMutationsAreReducedBeforeSendReturns() {
     let reactor = CounterReactor()
     reactor.send(.incrementTwice)

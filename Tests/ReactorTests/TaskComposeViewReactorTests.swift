@@ -107,6 +107,7 @@ struct TaskComposeViewReactorTests {
         Choice(id: 2, title: "Backend", detail: "API"),
       ]
     }
+    try await tester.expectActions(.selectProject(2))
     try await tester.expect { $0.projectID = 2 }
     try await tester.expect { $0.isLoadingContext = true }
     await tasks.contexts.waitForArrival(2)

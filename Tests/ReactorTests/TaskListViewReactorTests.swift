@@ -22,6 +22,8 @@ struct TaskListViewReactorTests {
     tester.send(.load)
     try await tester.expect { $0.isLoading = true }
     try await tester.expect { $0.projects = projects }
+    // The effect chains the first project's selection, as an action the tester sees.
+    try await tester.expectActions(.selectProject(1))
     try await tester.expect { $0.projectID = 1 }
     try await tester.expect { $0.isLoading = true }
     // Loading until the tasks arrive: no moment of "No tasks yet." in between.

@@ -3,42 +3,46 @@
 /// Tokens play the role of RxSwift's `Disposable`: keep them in an ``ObservationBag`` owned
 /// by the observer, and every observation ends when the observer goes away.
 public final class ObservationToken: Sendable {
-  /// What cancelling does: a closure, or (for a reactor's observers, without allocating one)
-  /// the observation itself.
+  /// What cancelling does: a closure run once, or (for a reactor's observers, without a lock
+  /// or a closure of its own) ending the observation, which is idempotent and thread-safe.
   private enum Cancellation: Sendable {
-    case closure(@Sendable () -> Void)
+    case closure(Lock<(@Sendable () -> Void)?>)
     case observation(any CancellableObservation)
   }
 
-  private let cancellation: Lock<Cancellation?>
+  private let cancellation: Cancellation
 
   /// Creates a token that runs `onCancel` once, on the first ``cancel()`` or on release.
   public init(onCancel: @escaping @Sendable () -> Void) {
-    cancellation = Lock(.closure(onCancel))
+    cancellation = .closure(Lock(onCancel))
   }
 
   /// Creates a token that ends `observation` once, on the first ``cancel()`` or on release.
   @usableFromInline
   init(ending observation: any CancellableObservation) {
-    cancellation = Lock(.observation(observation))
+    cancellation = .observation(observation)
   }
 
   /// Ends the observation. Calling it again does nothing.
   public func cancel() {
-    let action = cancellation.withLock { action in
-      defer { action = nil }
-      return action
-    }
-    switch action {
-    case .closure(let onCancel): onCancel()
-    case .observation(let observation): observation.endObservation()
-    case nil: break
+    switch cancellation {
+    case .closure(let lock):
+      let onCancel = lock.withLock { onCancel in
+        defer { onCancel = nil }
+        return onCancel
+      }
+      onCancel?()
+    case .observation(let observation):
+      observation.endObservation()
     }
   }
 
-  /// Whether ``cancel()`` has run.
+  /// Whether ``cancel()`` has run (or, for a reactor's observer, the observation ended).
   public var isCancelled: Bool {
-    cancellation.withLock { $0 == nil }
+    switch cancellation {
+    case .closure(let lock): lock.withLock { $0 == nil }
+    case .observation(let observation): !observation.isObservationActive
+    }
   }
 
   /// Hands the token to `bag`, which ends the observation when the bag is released.
@@ -86,20 +90,9 @@ public final class ObservationBag: Sendable {
 /// An observation a token can end from any thread.
 @usableFromInline
 protocol CancellableObservation: AnyObject, Sendable {
-  /// Ends the observation: nothing is delivered after this returns.
+  /// Ends the observation: nothing is delivered after this returns. Calling it again does
+  /// nothing.
   func endObservation()
-}
-
-/// A flag shared between an observer entry and its token: cleared (from any thread) when the
-/// observation ends, and checked before each delivery, so that no value is delivered after
-/// `cancel()` returns even though the entry is removed later.
-@usableFromInline
-final class ObservationFlag: Sendable {
-  @usableFromInline let active = AtomicFlag(true)
-
-  @usableFromInline init() {}
-
-  @inlinable var isActive: Bool { active.value }
-
-  @inlinable func deactivate() { active.set(false) }
+  /// Whether the observation goes on.
+  var isObservationActive: Bool { get }
 }

@@ -76,6 +76,13 @@ final class EffectHandle<R: ReactorProtocol> {
     reactor.runtime.emit(event, reactor: reactor)
   }
 
+  @usableFromInline
+  func sendAction(_ action: R.Action) {
+    guard !isCancelled, let reactor else { return }
+    reactor.runtime.announceEffectAction(action)
+    reactor.send(action)
+  }
+
   // MARK: Performing
 
   @inlinable

@@ -211,6 +211,14 @@ public struct EffectSender<R: ReactorProtocol> {
     handle.emit(event)
   }
 
+  /// Sends `action` to the reactor, as the user would, unless the effect was cancelled: how an
+  /// effect chains work (load the projects, then select the first). Unlike capturing the
+  /// reactor and calling `send` on it, the action is tied to the effect's cancellation, and a
+  /// ``ReactorProtocol/observeEffectActions(_:)`` observer (a tester) sees it.
+  public func action(_ action: R.Action) {
+    handle.sendAction(action)
+  }
+
   /// Whether the effect was cancelled (or its reactor is gone); long loops can stop early.
   @inlinable
   public var isCancelled: Bool {

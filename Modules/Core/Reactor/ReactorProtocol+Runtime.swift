@@ -131,6 +131,20 @@ extension ReactorProtocol {
       }, reactor: self)
   }
 
+  /// Calls `observer` with each action an effect sends through ``EffectSender/action(_:)``,
+  /// just before the action is processed: what a tester asserts (`expectActions`), as TCA's
+  /// `receive` does. Actions sent by the view are not reported.
+  public func observeEffectActions(
+    _ observer: @escaping @MainActor (Action) -> Void
+  ) -> ObservationToken {
+    let entry = Observer<Action> { action in
+      observer(action)
+      return true
+    }
+    runtime.addEffectActionObserver(entry)
+    return ObservationToken(ending: entry)
+  }
+
   // MARK: Lifetime and effects
 
   /// Cancels every effect in flight and the sources merged by the `transform` hooks; later

@@ -28,9 +28,13 @@ final class Observer<Value>: CancellableObservation {
   /// the main actor soon after (the entry itself goes at the next purge).
   @usableFromInline
   nonisolated func endObservation() {
+    guard isActive else { return }  // already ended (a token cancels again on release)
     deactivate()
     Task { @MainActor in self.deliver = { _ in false } }
   }
+
+  @usableFromInline
+  nonisolated var isObservationActive: Bool { isActive }
 }
 
 /// The previous value seen by one duplicate-removing observer.
@@ -50,11 +54,14 @@ extension ReactorRuntime {
 
   /// Adds `observer` and gives it the current state, through the queue: an action its first
   /// delivery sends waits until that delivery is over, as any re-entrant action does.
+  ///
+  /// Added while the runtime is busy, the observer joins the list at its first delivery, not
+  /// before: a state reduced in between would otherwise reach it through the notification loop
+  /// and then again as its first state.
   @inlinable
   func add(_ observer: Observer<R.State>, reactor: R) {
     if !isStarted { start(reactor) }
     if needsPurge { purgeObservers() }
-    stateObservers.append(observer)
     if isBusy || isReducing {
       pending.append(.firstDelivery(observer))
       return
@@ -65,9 +72,11 @@ extension ReactorRuntime {
     isBusy = false
   }
 
+  /// Lists `observer` and gives it the current state (unless it was cancelled meanwhile).
   @inlinable
   func deliverFirst(to observer: Observer<R.State>, reactor: R) {
     guard observer.isActive else { return }
+    stateObservers.append(observer)
     if !observer.deliver(currentState(of: reactor)) { observer.deactivate() }
   }
 
@@ -81,6 +90,22 @@ extension ReactorRuntime {
     extras?.bufferedEvents.removeAll()
     for event in buffered where observer.isActive {
       if !observer.deliver(event) { observer.deactivate() }
+    }
+  }
+
+  /// Adds an observer of the actions effects send (``EffectSender/action(_:)``).
+  func addEffectActionObserver(_ observer: Observer<R.Action>) {
+    let extras = ensuredExtras
+    extras.effectActionObservers.removeAll { !$0.isActive }
+    extras.effectActionObservers.append(observer)
+  }
+
+  /// Tells the observers of effects' actions about `action`, before it is sent.
+  @usableFromInline
+  func announceEffectAction(_ action: R.Action) {
+    guard let observers = extras?.effectActionObservers, !observers.isEmpty else { return }
+    for observer in observers where observer.isActive {
+      if !observer.deliver(action) { observer.deactivate() }
     }
   }
 

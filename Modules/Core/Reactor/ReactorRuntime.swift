@@ -104,6 +104,8 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] =
       []
     @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
+    /// Told of each action an effect sends (`send.action`): how a tester sees them.
+    @exclusivity(unchecked) var effectActionObservers: [Observer<R.Action>] = []
     /// The state as the `Observation` module sees it, once something has read it.
     @exclusivity(unchecked) @usableFromInline var observedState: ObservedState<R>?
     /// The trace, when the reactor's type is traced (``ReactorTrace``).

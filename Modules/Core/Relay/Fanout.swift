@@ -23,7 +23,7 @@ final class Fanout<Value: Sendable>: Sendable {
 
   private enum Subscriber {
     case stream(AsyncStream<Value>.Continuation)
-    case observer(@Sendable (Value) -> Void, ObservationFlag)
+    case observer(@Sendable (Value) -> Void, AtomicFlag)
   }
 
   private struct State {
@@ -88,7 +88,7 @@ final class Fanout<Value: Sendable>: Sendable {
         for recipient in recipients {
           switch recipient {
           case .stream(let continuation): continuation.yield(value)
-          case .observer(let observer, let flag): if flag.isActive { observer(value) }
+          case .observer(let observer, let flag): if flag.value { observer(value) }
           }
         }
       }
@@ -123,7 +123,7 @@ final class Fanout<Value: Sendable>: Sendable {
   /// Registers `observer` and returns a token that removes it. Once the token is cancelled
   /// no further call starts; one already running on another thread may still finish.
   func observe(_ observer: @escaping @Sendable (Value) -> Void) -> ObservationToken {
-    let flag = ObservationFlag()
+    let flag = AtomicFlag(true)
     let id = state.withLock { state -> Int in
       let id = state.nextID
       state.nextID += 1
@@ -131,7 +131,7 @@ final class Fanout<Value: Sendable>: Sendable {
       return id
     }
     return ObservationToken { [weak self] in
-      flag.deactivate()
+      flag.set(false)
       self?.remove(id)
     }
   }

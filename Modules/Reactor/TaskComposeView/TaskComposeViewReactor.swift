@@ -153,7 +153,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         if let preselected, projects.contains(where: { $0.id == preselected }),
           self?.currentState.projectID == nil
         {
-          self?.send(.selectProject(preselected))
+          send.action(.selectProject(preselected))
         }
       }
       .catch { error in

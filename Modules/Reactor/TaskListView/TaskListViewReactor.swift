@@ -93,7 +93,7 @@ public final class TaskListViewReactor: ReactorProtocol {
           send(.setProjects(projects))
           if let first = projects.first, self?.currentState.projectID == nil {
             // Still loading: the first project's tasks end it (no "No tasks yet." meanwhile).
-            self?.send(.selectProject(first.id))
+            send.action(.selectProject(first.id))
           } else {
             send(.setLoading(false))
           }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TrellisLoopbackServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("LoopbackServer: routing on raw paths, its lifetime, stopping")
+struct ServerLifetimeTests {
+  /// `%2F` is a character of a segment, not a separator: the path is split first and each
+  /// segment decoded after.
+  @Test func anEncodedSlashStaysInItsSegment() throws {
+    let router = Router()
+    router.get("/files/:name") { request in .text(request.pathParameters["name"] ?? "?") }
+    router.get("/files/a/b") { _ in .text("the wrong route") }
+    let server = try LoopbackServer(router: router)
+    defer { server.stop() }
+    let client = try RawClient(port: server.port)
+    client.send("GET /files/a%2Fb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    let answer = client.readAll()
+    #expect(RawClient.statuses(in: answer) == [200])
+    #expect(answer.hasSuffix("\r\n\r\na/b"), "\(answer)")
+    // Other escapes in a segment are decoded too.
+    let spaced = try RawClient(port: server.port)
+    spaced.send("GET /files/two%20words HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    #expect(spaced.readAll().hasSuffix("\r\n\r\ntwo words"))
+  }
+
+  /// A server nobody holds any more stops by itself: its accept thread holds it weakly, so it
+  /// is released, and its port is closed.
+  @Test func aServerNobodyHoldsIsReleasedAndClosesItsPort() async throws {
+    weak var released: LoopbackServer?
+    var port = 0
+    do {
+      let server = try echoServer()
+      port = server.port
+      released = server
+      #expect(try answers(server))  // a connection that ends (Connection: close)
+    }
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while released != nil, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(released == nil, "the server was never released")
+    var refused = false
+    while !refused, ContinuousClock.now < deadline {
+      refused = (try? RawClient(port: port, timeout: .seconds(1))) == nil
+      if !refused { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    #expect(refused, "port \(port) still accepts connections")
+  }
+
+  /// Stopping while connections end on their own never shuts down a descriptor the system gave
+  /// to another socket meanwhile: the bystander sockets opened and closed alongside keep
+  /// working. (The race is closed by construction: connections are shut down and closed under
+  /// one lock; this runs it many times.)
+  @Test func stoppingWhileConnectionsCloseLeavesOtherSocketsAlone() throws {
+    for _ in 0..<30 {
+      let server = try echoServer()
+      let clients = try (0..<8).map { _ in try RawClient(port: server.port) }
+      for client in clients {
+        client.send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      }
+      // Descriptors that may take the numbers the server's connections free.
+      var pairs: [[Int32]] = []
+      for _ in 0..<8 {
+        var pair: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { continue }
+        pairs.append(pair)
+      }
+      server.stop()
+      for pair in pairs {
+        var byte: UInt8 = 42
+        #expect(
+          send(pair[0], &byte, 1, Int32(MSG_NOSIGNAL)) == 1, "a bystander socket was shut down")
+        var read: UInt8 = 0
+        #expect(recv(pair[1], &read, 1, Int32(MSG_DONTWAIT)) == 1)
+        close(pair[0])
+        close(pair[1])
+      }
+    }
+  }
+}
