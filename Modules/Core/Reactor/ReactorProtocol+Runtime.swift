@@ -60,7 +60,7 @@ extension ReactorProtocol {
     _ observer: @escaping @MainActor (Owner, State) -> Void
   ) {
     // No token: the observation ends with the owner.
-    let entry = Observer<State> { [weak owner] state in
+    let entry = Observer<State>.make { [weak owner] state in
       guard let owner else { return false }
       observer(owner, state)
       return true
@@ -77,7 +77,7 @@ extension ReactorProtocol {
     _ observer: @escaping @MainActor (Owner, Value) -> Void
   ) {
     let last = LastValue<Value>()
-    let entry = Observer<State> { [weak owner] state in
+    let entry = Observer<State>.make { [weak owner] state in
       guard let owner else { return false }
       let current = value(state)
       if let previous = last.value, previous == current { return true }
@@ -92,7 +92,7 @@ extension ReactorProtocol {
   /// the token that ends it.
   @inlinable
   func observeState(_ deliver: @escaping @MainActor (State) -> Bool) -> ObservationToken {
-    let entry = Observer(deliver)
+    let entry = Observer<State>.make(deliver)
     runtime.add(entry, reactor: self)
     return ObservationToken(ending: entry)
   }
@@ -108,7 +108,7 @@ extension ReactorProtocol {
   /// once to the next observer, so a navigation emitted during a screen transition is not lost.
   @inlinable
   public func observeEvents(_ observer: @escaping @MainActor (Event) -> Void) -> ObservationToken {
-    let entry = Observer<Event> { event in
+    let entry = Observer<Event>.make { event in
       observer(event)
       return true
     }
@@ -124,7 +124,7 @@ extension ReactorProtocol {
     _ observer: @escaping @MainActor (Owner, Event) -> Void
   ) {
     runtime.add(
-      Observer<Event> { [weak owner] event in
+      Observer<Event>.make { [weak owner] event in
         guard let owner else { return false }
         observer(owner, event)
         return true
@@ -137,7 +137,7 @@ extension ReactorProtocol {
   public func observeEffectActions(
     _ observer: @escaping @MainActor (Action) -> Void
   ) -> ObservationToken {
-    let entry = Observer<Action> { action in
+    let entry = Observer<Action>.make { action in
       observer(action)
       return true
     }
