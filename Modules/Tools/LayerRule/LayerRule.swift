@@ -54,7 +54,9 @@ struct LayerRule: BuildToolPlugin {
         displayName: "Checking the layer imports of \(target.name)",
         executable: try context.tool(named: "LayerCheck").url,
         arguments: arguments,
-        inputFiles: sources + features.layer + features.unplaced,
+        // Not the unplaced files: no target owns them, so SwiftPM would not notice one removed
+        // and would fail on a missing input; they are reported whenever the plugin runs.
+        inputFiles: sources + features.layer,
         outputFiles: [stamp]
       )
     ]
