@@ -244,7 +244,8 @@ func run() -> Int32 {
       violations += 1
     }
   }
-  for file in options.unplacedFiles {
+  // A build plan made before the file was removed may still list it: only files still there.
+  for file in options.unplacedFiles where FileManager.default.fileExists(atPath: file) {
     print(
       "\(file):1:1: error: layer rule: a feature module's file belongs in a folder named after "
         + "its layer (Front/, Reactor/), where that layer's import rule applies."
