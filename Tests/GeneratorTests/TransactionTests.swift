@@ -165,14 +165,21 @@ struct RenameTests {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
     let old = try sandbox.projectName().lowercased()
-    let (upper, lower) = old == "zephyr" ? ("Quasar", "quasar") : ("Zephyr", "zephyr")
+    let (upper, lower) = old == "acme" ? ("Abacus", "abacus") : ("Acme", "acme")
     try sandbox.write(
       """
       let \(old): String = "x"  // \(old):marker \(old)://tasks
       func use() -> String { \(old) + "\(old)-gen" }
 
       """, to: "Tests/AppTests/Identity.swift")
+    let project = try sandbox.projectName()
+    try sandbox.write(
+      "import Testing\nimport \(project)Core\n\nlet x = 1\n", to: "Tests/TestSupport/Sorted.swift")
     #expect(sandbox.run("rename", upper).status == 0)
+    // Renamed imports are sorted again, as swift format wants them (`Acme` before `Testing`).
+    #expect(
+      try sandbox.read("Tests/TestSupport/Sorted.swift")
+        == "import \(upper)Core\nimport Testing\n\nlet x = 1\n")
     #expect(
       try sandbox.read("Tests/AppTests/Identity.swift") == """
         let \(lower): String = "x"  // \(old):marker \(old)://tasks

@@ -140,16 +140,19 @@ extension Generator {
     ] {
       targets.append((path, renamingModules))
     }
+    // In Swift files the renamed imports are sorted again, as `swift format` wants them
+    // (`import Testing` now sorts after `import AcmeCore`).
     for folder in ["App", "Tests/AppTests"] {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
-        targets.append((String(file.dropFirst(root.count + 1)), renamingIdentity))
+        targets.append(
+          (String(file.dropFirst(root.count + 1)), { Self.sortingImports(renamingIdentity($0)) }))
       }
     }
     for folder in ["Modules", "Tests"] {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
         let relative = String(file.dropFirst(root.count + 1))
         if relative.hasPrefix("Tests/AppTests/") { continue }
-        targets.append((relative, renamingModules))
+        targets.append((relative, { Self.sortingImports(renamingModules($0)) }))
       }
     }
     var changes = ChangeSet()
