@@ -1,10 +1,10 @@
-import Dispatch
-import Foundation
 // DemoServer: the demo backend over real HTTP on 127.0.0.1, for pointing the app at a server
 // (`swift run Trellis --server http://127.0.0.1:8080`) or trying the API with curl.
 //
 //   swift run DemoServer [--port 8080] [--instant] [--token-lifetime SECONDS]
 //                        [--fail-uploads] [--fail-requests]
+import Dispatch
+import Foundation
 import TrellisCore
 import TrellisDemoBackend
 import TrellisLoopbackServer

@@ -1,5 +1,3 @@
-import Foundation
-import Synchronization
 // NetworkBenchmark: what the HTTPRequester's plugin chain costs against the network itself.
 //
 //   swift run -c release NetworkBenchmark                   # 2,000 requests per case, 5 runs
@@ -20,6 +18,8 @@ import Synchronization
 //   refresh      refresh calls made for 1,000 concurrent requests on an expired token
 // Raw and requester alternate in blocks, so both see the same machine; each ratio is the
 // median over runs of (requester time / raw time) within a run.
+import Foundation
+import Synchronization
 import TrellisCore
 import TrellisLoopbackServer
 import TrellisNetwork

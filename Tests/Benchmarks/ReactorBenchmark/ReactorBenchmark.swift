@@ -1,4 +1,3 @@
-import Foundation
 // ReactorBenchmark: the cost of Core's reactor runtime, one line per case.
 //
 //   swift run -c release ReactorBenchmark            # full sizes, median of 5 runs
@@ -17,6 +16,7 @@ import Foundation
 //
 // Reference figures printed at the end were measured elsewhere (ReactorKit 3.2.0 on RxSwift,
 // on this machine kind, in another run): they are not measured by this program.
+import Foundation
 import TrellisCore
 
 /// How the counter's `mutate` produces its mutation.
