@@ -96,17 +96,28 @@ public final class TestClock: Clock, Sendable {
     _ = state.withLock { $0.cancelled.remove(id) }
   }
 
-  /// Moves the clock forward by `duration` and wakes, in deadline order, every sleeper whose
-  /// deadline it reached; then yields, so the woken tasks can run before the test goes on.
+  /// Moves the clock forward by `duration`, stopping at each sleeper's deadline on the way:
+  /// the clock reads that deadline while the sleeper is woken, and the test's task yields so
+  /// the woken task can go on (a loop that sleeps 100 ms at a time, advanced by one second,
+  /// wakes ten times). Yielding lets ready tasks run; it does not wait for them to finish.
   public func advance(by duration: Duration) async {
-    let woken = state.withLock { state -> [Sleeper] in
-      state.now = state.now.advanced(by: max(duration, .zero))
-      let now = state.now
-      let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
-      state.sleepers.removeAll { $0.deadline <= now }
-      return due
+    let target = state.withLock { $0.now.advanced(by: max(duration, .zero)) }
+    while true {
+      let due = state.withLock { state -> Sleeper? in
+        guard
+          let index = state.sleepers.indices.filter({ state.sleepers[$0].deadline <= target })
+            .min(by: { state.sleepers[$0].deadline < state.sleepers[$1].deadline })
+        else {
+          state.now = max(state.now, target)
+          return nil
+        }
+        let sleeper = state.sleepers.remove(at: index)
+        state.now = max(state.now, sleeper.deadline)
+        return sleeper
+      }
+      guard let due else { break }
+      due.continuation.resume()
+      for _ in 0..<8 { await Task.yield() }
     }
-    for sleeper in woken { sleeper.continuation.resume() }
-    for _ in 0..<8 { await Task.yield() }
   }
 }

@@ -89,6 +89,7 @@ public final class LoopbackServer: Sendable {
 
   private struct State {
     var isStopped = false
+    var isListenerClosed = false
     var connections: Set<Int32> = []
     var requests: [LoggedRequest] = []
     var acceptedConnections = 0
@@ -142,15 +143,20 @@ public final class LoopbackServer: Sendable {
       var backoff = Duration.milliseconds(5)
       while true {
         let (connection, code) = accept(listener)
-        guard let server = self,
-          server.handleAccepted(connection: connection, code: code, backoff: &backoff)
-        else {
+        guard let server = self else {
+          // Released (its deinit shut everything down): nobody else will use the listener.
           if connection >= 0 { close(connection) }
+          close(listener)
+          break
+        }
+        // `handleAccepted` closes a connection it does not serve.
+        guard server.handleAccepted(connection: connection, code: code, backoff: &backoff) else {
+          // Closed only once this thread has left `accept`, and under the lock `stop()` shuts
+          // it down under, so the number is never shut down after the system reused it.
+          server.closeListener()
           break
         }
       }
-      // Closed only once this thread has left `accept`, so the number is not reused under it.
-      close(listener)
       finished.leave()
     }
     acceptThread.name = "LoopbackServer.accept"
@@ -205,7 +211,7 @@ public final class LoopbackServer: Sendable {
     state.withLock { state in
       guard !state.isStopped else { return false }
       state.isStopped = true
-      shutdown(listener, Int32(SHUT_RDWR))
+      if !state.isListenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
       for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
       return true
     }
@@ -222,6 +228,15 @@ public final class LoopbackServer: Sendable {
   }
 
   private var isStopped: Bool { state.withLock { $0.isStopped } }
+
+  /// Closes the listener once, under the lock (see `shutDownEverything`).
+  private func closeListener() {
+    state.withLock { state in
+      guard !state.isListenerClosed else { return }
+      state.isListenerClosed = true
+      close(listener)
+    }
+  }
 
   /// Handles one `accept` result: serves or refuses the connection, or decides about the
   /// failure. Returns whether to go on accepting.

@@ -29,6 +29,25 @@ struct FallbackTests {
     #expect(!flag.value)
   }
 
+  /// "Latest wins" follows the order of the sends, on both paths: an older send's identified
+  /// part nested in a `concat` starts (below iOS 26) after a newer send's top-level one, finds
+  /// it in flight, and stands down instead of cancelling it.
+  @Test func theLatestSendWinsEvenWhenAnOlderPartStartsLater() async throws {
+    let reactor = ScriptReactor()
+    reactor.effect = { action in
+      let load = ReactorEffect<ScriptReactor>.run { send in
+        try await Task.sleep(for: .milliseconds(20))
+        send(.append(action + " loaded"))
+      }
+      .cancellable(id: "load", cancelInFlight: true)
+      return action == "older" ? .concat(.just(.append("older chosen")), load) : load
+    }
+    reactor.send("older")
+    reactor.send("newer")
+    await reactor.waitUntilIdle()
+    #expect(reactor.currentState.log == ["older chosen", "newer loaded"])
+  }
+
   /// Below iOS 26 an effect's task starts after the `send`, but effects start in the order they
   /// were sent, and what one emits arrives in order.
   @Test(.takingFallbacks) func effectsStartAfterTheSendInTheOrderSent() async throws {

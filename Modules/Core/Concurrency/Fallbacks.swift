@@ -9,6 +9,7 @@ import Foundation
 /// | API (available from) | Used for | Fallback |
 /// |---|---|---|
 /// | `Mutex` (iOS 18, macOS 15) | ``Lock`` | an `NSLock` and the value beside it |
+/// | `Atomic` (iOS 18, macOS 15) | ``AtomicFlag``, a reactor observer's "active" flag | a Boolean under an `NSLock` |
 /// | `Task.immediate` (iOS 26, macOS 26) | starting a reactor's effects | a main-actor `Task`, started by the main actor after the current job (see `ImmediateTask`) |
 ///
 /// Set `TRELLIS_FALLBACKS=1` in the environment of a test run to take the fallbacks; it is read

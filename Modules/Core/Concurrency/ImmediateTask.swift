@@ -9,7 +9,10 @@
 /// action has returned, instead of before; their order among themselves, and among effects
 /// started one after the other, is the same (the main actor runs its jobs in order); effects
 /// made only of `.just`, `.event`, `.none` and `.cancel` are performed synchronously either way;
-/// and cancelling an effect before its task starts still stops it before its first line.
+/// cancelling an effect before its task starts still stops it before its first line; and
+/// `cancelInFlight` follows the order of the sends. One thing is weaker: a `.cancellable` nested
+/// in a `concat`, `merge` or `catch` gets its identity when its part starts, so a
+/// `cancelEffects(id:)` in the same turn as the send that made it does not reach it.
 @usableFromInline
 enum ImmediateTask {
   /// A task running `operation` on the main actor, started at once where the system can.

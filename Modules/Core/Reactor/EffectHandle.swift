@@ -21,6 +21,8 @@ final class EffectHandle<R: ReactorProtocol> {
   /// Whether it counts in `runningEffectCount`: effects as the user wrote them, not the
   /// runtime's wrappers (a `merge`'s own task, an identified part's inner task).
   @usableFromInline let counts: Bool
+  /// The number of the action that made the effect (see `ReactorRuntime.actionSequence`).
+  @usableFromInline let sequence: UInt64
   @exclusivity(unchecked) @usableFromInline private(set) var isCancelled = false
   @exclusivity(unchecked) @usableFromInline var task: Task<Void, any Error>? {
     didSet { if isCancelled { task?.cancel() } }
@@ -28,11 +30,12 @@ final class EffectHandle<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var children: [EffectHandle] = []
 
   @inlinable
-  init(reactor: R, slot: Int, key: AnyHashable?, counts: Bool) {
+  init(reactor: R, slot: Int, key: AnyHashable?, counts: Bool, sequence: UInt64) {
     self.reactor = reactor
     self.slot = slot
     self.key = key
     self.counts = counts
+    self.sequence = sequence
   }
 
   // MARK: Cancelling
@@ -119,7 +122,9 @@ final class EffectHandle<R: ReactorProtocol> {
     case .identified(let identity):
       guard let reactor, !isCancelled else { return }
       let runtime = reactor.runtime
-      if identity.cancelInFlight { runtime.cancelEffects(id: identity.id) }
+      if identity.cancelInFlight, !runtime.takeOver(id: identity.id, sequence: sequence) {
+        return  // a later send's effect with this identity already runs: it wins
+      }
       let child = runtime.startEffect(
         identity.effect, key: identity.id, parent: self, group: nil, reactor: reactor)
       let result = await child.task?.result

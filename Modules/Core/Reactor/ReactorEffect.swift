@@ -211,10 +211,12 @@ public struct EffectSender<R: ReactorProtocol> {
     handle.emit(event)
   }
 
-  /// Sends `action` to the reactor, as the user would, unless the effect was cancelled: how an
-  /// effect chains work (load the projects, then select the first). Unlike capturing the
-  /// reactor and calling `send` on it, the action is tied to the effect's cancellation, and a
-  /// ``ReactorProtocol/observeEffectActions(_:)`` observer (a tester) sees it.
+  /// Sends `action` to the reactor, as the user would, unless the effect was cancelled by the
+  /// time of this call: how an effect chains work (load the projects, then select the first).
+  /// Unlike capturing the reactor and calling `send` on it, nothing is sent once the effect is
+  /// cancelled, and a ``ReactorProtocol/observeEffectActions(_:)`` observer (a tester) sees the
+  /// action as it is sent (before `transform(action:)`, and before actions already queued are
+  /// processed).
   public func action(_ action: R.Action) {
     handle.sendAction(action)
   }

@@ -131,9 +131,9 @@ extension ReactorProtocol {
       }, reactor: self)
   }
 
-  /// Calls `observer` with each action an effect sends through ``EffectSender/action(_:)``,
-  /// just before the action is processed: what a tester asserts (`expectActions`), as TCA's
-  /// `receive` does. Actions sent by the view are not reported.
+  /// Calls `observer` with each action an effect sends through ``EffectSender/action(_:)``, as
+  /// it is sent (before `transform(action:)` and the queue): what a tester asserts
+  /// (`expectActions`), as TCA's `receive` does. Actions sent by the view are not reported.
   public func observeEffectActions(
     _ observer: @escaping @MainActor (Action) -> Void
   ) -> ObservationToken {

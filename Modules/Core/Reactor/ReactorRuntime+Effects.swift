@@ -48,7 +48,8 @@ extension ReactorRuntime {
     // part's inner task (the effect around it counts).
     let isIdentifiedPart = parent != nil && group == nil
     let counts = !isIdentifiedPart && !effect.isMerge
-    let handle = register(key: key, counts: counts, reactor: reactor)
+    let handle = register(
+      key: key, counts: counts, sequence: parent?.sequence ?? actionSequence, reactor: reactor)
     parent?.adopt(handle)
     let isTopLevel = parent == nil
     // The task reaches the runtime through the handle's weak reference to the reactor: an
@@ -80,9 +81,12 @@ extension ReactorRuntime {
   }
 
   @inlinable
-  func register(key: AnyHashable?, counts: Bool, reactor: R) -> EffectHandle<R> {
+  func register(
+    key: AnyHashable?, counts: Bool, sequence: UInt64, reactor: R
+  ) -> EffectHandle<R> {
     let slot = freeSlots.popLast() ?? effects.count
-    let handle = EffectHandle(reactor: reactor, slot: slot, key: key, counts: counts)
+    let handle = EffectHandle(
+      reactor: reactor, slot: slot, key: key, counts: counts, sequence: sequence)
     if slot == effects.count { effects.append(handle) } else { effects[slot] = handle }
     taskCount += 1
     if counts { countedEffects += 1 }
@@ -109,5 +113,22 @@ extension ReactorRuntime {
   @usableFromInline
   func cancelEffects(id: AnyHashable) {
     for case let handle? in effects where handle.key == id { handle.cancel() }
+  }
+
+  /// For an identified part with `cancelInFlight` made by action number `sequence`: cancels
+  /// the effects with its identity made by earlier actions, and returns `false` (the part must
+  /// not run) if one made by a later action is in flight: the latest send wins, whichever
+  /// part started first.
+  @usableFromInline
+  func takeOver(id: AnyHashable, sequence: UInt64) -> Bool {
+    var isNewest = true
+    for case let handle? in effects where handle.key == id && !handle.isCancelled {
+      if handle.sequence > sequence {
+        isNewest = false
+      } else {
+        handle.cancel()
+      }
+    }
+    return isNewest
   }
 }

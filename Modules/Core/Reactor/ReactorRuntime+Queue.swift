@@ -33,13 +33,17 @@ extension ReactorRuntime {
 
   @inlinable
   func process(_ action: R.Action, reactor: R) {
+    actionSequence &+= 1
     let effect = reactor.mutate(action: action)
     if effect.isSynchronous {
       performSynchronously(effect, reactor: reactor)
     } else if case .identified(let identity) = effect.operation {
       // Registered under its identity now, not when a wrapper's task gets to it: a
       // `cancelEffects(id:)` or a newer `cancelInFlight` right after this send must find it,
-      // even where the task starts only after this returns (below iOS 26).
+      // even where the task starts only after this returns (below iOS 26). A `.cancellable`
+      // nested in a `concat`, `merge` or `catch` is registered when its wrapper's task reaches
+      // it: "latest wins" still follows the order of the sends (`takeOver`), but below iOS 26
+      // a `cancelEffects(id:)` made before that part started does not reach it.
       if identity.cancelInFlight { cancelEffects(id: identity.id) }
       startEffect(identity.effect, key: identity.id, parent: nil, group: nil, reactor: reactor)
     } else {

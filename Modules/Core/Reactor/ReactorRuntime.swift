@@ -77,6 +77,10 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var freeSlots: [Int] = []
   /// Tasks in flight (effects and their internal parts): idle when it reaches 0.
   @exclusivity(unchecked) @usableFromInline var taskCount = 0
+  /// Counts the actions processed: each effect carries the number of the action that made it,
+  /// so "latest wins" (`cancelInFlight`) follows the order of the sends even where an effect's
+  /// parts start after later sends (below iOS 26).
+  @exclusivity(unchecked) @usableFromInline var actionSequence: UInt64 = 0
   /// Effects in flight as the user wrote them (see `runningEffectCount`).
   @exclusivity(unchecked) @usableFromInline var countedEffects = 0
 

@@ -6,8 +6,10 @@ import Foundation
   import Darwin
 #endif
 
-/// Keeps the session in a JSON file under the user's data directory:
-/// `$XDG_DATA_HOME/<app>/session.json`, or `~/.local/share/<app>/session.json`.
+/// Keeps the session in a JSON file under the user's data directory: on Linux
+/// `$XDG_DATA_HOME/<app>/session.json`, or `~/.local/share/<app>/session.json`; on Apple
+/// platforms the app's Application Support folder (an app there should rather keep tokens in
+/// the Keychain: see README, "Using Trellis in an Apple app").
 ///
 /// - Private: the file is created 0600 and its directory is kept at 0700 (tightened if it
 ///   was created wider), since the file holds tokens.
