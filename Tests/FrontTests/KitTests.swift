@@ -16,6 +16,40 @@ struct KitTests {
     #expect(decoder.decode([0x0F, 0x03, 0x7F]) == [.menu, .quit, .backspace])
   }
 
+  /// Full CSI and SS3 sequences, from the raw bytes xterm, tmux and the Linux console send:
+  /// none types junk (`5~`, `4~`) into a field, and none is Escape.
+  @Test(arguments: [
+    ("\u{1B}[H", Key.home), ("\u{1B}[1~", .home), ("\u{1B}OH", .home), ("\u{1B}[7~", .home),
+    ("\u{1B}[F", .end), ("\u{1B}[4~", .end), ("\u{1B}OF", .end), ("\u{1B}[3~", .delete),
+    ("\u{1B}[2~", .insert), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown),
+    ("\u{1B}OP", .function(1)), ("\u{1B}OS", .function(4)), ("\u{1B}[15~", .function(5)),
+    ("\u{1B}[24~", .function(12)), ("\u{1B}[1;5C", .right), ("\u{1B}[1;2A", .up),
+    ("\u{1B}[3;5~", .delete), ("\u{1B}x", .alt("x")), ("\u{1B}한", .alt("한")),
+  ])
+  func escapeSequencesDecodeWhole(bytes: String, key: Key) {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode(Array(bytes.utf8) + [0x61]) == [key, .character("a")])
+  }
+
+  @Test func unknownOrBrokenSequencesAreConsumedAndNeverTyped() {
+    var decoder = KeyDecoder()
+    // Unknown final bytes and numbers: nothing.
+    #expect(decoder.decode(Array("\u{1B}[99~\u{1B}[200z\u{1B}OZb".utf8)) == [.character("b")])
+    // Split across reads.
+    #expect(decoder.decode(Array("\u{1B}[1".utf8)).isEmpty)
+    #expect(decoder.decode(Array("5~c".utf8)) == [.function(5), .character("c")])
+    // Parameters without end are bounded: dropped, and typing goes on.
+    let runaway = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 40)
+    #expect(decoder.decode(runaway).isEmpty)
+    #expect(decoder.decode(Array("d".utf8)) == [.character("d")])
+    // ESC ESC: Escape, then the next one decides.
+    #expect(decoder.decode([0x1B, 0x1B, UInt8(ascii: "["), UInt8(ascii: "A")]) == [.escape, .up])
+    // A lone ESC is Escape only when no more bytes came; `ESC [` alone then is nothing.
+    #expect(decoder.decode([0x1B]).isEmpty)
+    #expect(decoder.decode([], flush: true) == [.escape])
+    #expect(decoder.decode([0x1B, UInt8(ascii: "[")], flush: true).isEmpty)
+  }
+
   @Test func scriptCommandsParseWithClearErrors() throws {
     #expect(try ScriptCommand.parse("tap Sign in") == .tap("Sign in"))
     #expect(

@@ -28,11 +28,35 @@ public enum Key: Sendable, Equatable {
   case open(String)
   /// Ctrl-Z: suspend to the shell (`fg` resumes).
   case suspend
+  /// Home.
+  case home
+  /// End.
+  case end
+  /// Delete (forward).
+  case delete
+  /// Insert.
+  case insert
+  /// Page Up.
+  case pageUp
+  /// Page Down.
+  case pageDown
+  /// A function key: F1 is `function(1)`.
+  case function(Int)
+  /// Alt (Meta) with a character: `ESC x` as terminals send it.
+  case alt(Character)
 }
 
 /// Decodes terminal input bytes into keys, keeping incomplete sequences for the next bytes.
+///
+/// Escape sequences are read whole: CSI (`ESC [`, parameters, a final byte from `@` to `~`, as
+/// in `ESC [ 3 ~` for Delete or `ESC [ 1 ; 5 C` for Ctrl-Right) and SS3 (`ESC O P` for F1). One
+/// it does not know is consumed and ignored, never typed. `ESC` followed by another character is
+/// Alt with that character; a lone `ESC` is Escape only once no more bytes came (`flush`), as
+/// terminals and readline decide it.
 public struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
+  /// The longest CSI sequence kept while it is incomplete; a longer one is dropped.
+  static let maximumSequenceLength = 32
 
   /// Creates a decoder.
   public init() {}
@@ -45,20 +69,11 @@ public struct KeyDecoder: Sendable {
       let byte = pending[0]
       switch byte {
       case 0x1B:
-        if pending.count >= 3, pending[1] == UInt8(ascii: "[") {
-          let codes: [UInt8: Key] = [
-            UInt8(ascii: "A"): .up, UInt8(ascii: "B"): .down, UInt8(ascii: "C"): .right,
-            UInt8(ascii: "D"): .left, UInt8(ascii: "Z"): .backTab,
-          ]
-          if let key = codes[pending[2]] { keys.append(key) }
-          pending.removeFirst(3)
-        } else if pending.count == 1 || (pending.count == 2 && pending[1] == UInt8(ascii: "[")) {
-          guard flush else { return keys }
-          keys.append(.escape)
-          pending.removeFirst(pending.count)
-        } else {
-          keys.append(.escape)
-          pending.removeFirst()
+        switch escapeSequence(flush: flush) {
+        case .incomplete: return keys
+        case .key(let key, let length):
+          if let key { keys.append(key) }
+          pending.removeFirst(length)
         }
       case 0x0D, 0x0A:
         keys.append(.enter)
@@ -90,6 +105,93 @@ public struct KeyDecoder: Sendable {
       }
     }
     return keys
+  }
+
+  private enum Sequence {
+    /// More bytes are needed.
+    case incomplete
+    /// The key (`nil`: none, ignored) and how many bytes it took.
+    case key(Key?, length: Int)
+  }
+
+  /// Reads the escape sequence at the start of `pending`.
+  private func escapeSequence(flush: Bool) -> Sequence {
+    guard pending.count >= 2 else { return flush ? .key(.escape, length: 1) : .incomplete }
+    switch pending[1] {
+    case UInt8(ascii: "["):
+      // Parameters and intermediates (0x20-0x3F), then one final byte (0x40-0x7E).
+      var index = 2
+      while index < pending.count, (0x20...0x3F).contains(pending[index]) { index += 1 }
+      guard index < pending.count else {
+        if pending.count > Self.maximumSequenceLength { return .key(nil, length: pending.count) }
+        return flush ? .key(nil, length: pending.count) : .incomplete
+      }
+      let final = pending[index]
+      guard (0x40...0x7E).contains(final) else { return .key(nil, length: index) }
+      let parameters = String(decoding: pending[2..<index], as: UTF8.self)
+      return .key(Self.csiKey(final: final, parameters: parameters), length: index + 1)
+    case UInt8(ascii: "O"):
+      guard pending.count >= 3 else { return flush ? .key(nil, length: 2) : .incomplete }
+      return .key(Self.ss3Key(pending[2]), length: 3)
+    case 0x1B:
+      return .key(.escape, length: 1)  // Escape, then whatever the next one starts
+    default:
+      // Alt with a character (its UTF-8 bytes), or with a control key: ignored.
+      let byte = pending[1]
+      guard byte >= 0x20, byte != 0x7F else { return .key(nil, length: 2) }
+      let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+      guard pending.count >= 1 + length else {
+        return flush ? .key(nil, length: pending.count) : .incomplete
+      }
+      let text = String(decoding: pending[1..<(1 + length)], as: UTF8.self)
+      return .key(text.first.map(Key.alt), length: 1 + length)
+    }
+  }
+
+  /// The key of `ESC [ parameters final`, or nil for one this app does not use.
+  private static func csiKey(final: UInt8, parameters: String) -> Key? {
+    switch final {
+    case UInt8(ascii: "A"): return .up
+    case UInt8(ascii: "B"): return .down
+    case UInt8(ascii: "C"): return .right
+    case UInt8(ascii: "D"): return .left
+    case UInt8(ascii: "H"): return .home
+    case UInt8(ascii: "F"): return .end
+    case UInt8(ascii: "Z"): return .backTab
+    case UInt8(ascii: "~"):
+      // `ESC [ n ~` or `ESC [ n ; modifiers ~`: the key is the first number.
+      guard let number = Int(parameters.split(separator: ";").first ?? "") else { return nil }
+      switch number {
+      case 1, 7: return .home
+      case 2: return .insert
+      case 3: return .delete
+      case 4, 8: return .end
+      case 5: return .pageUp
+      case 6: return .pageDown
+      case 11...15: return .function(number - 10)
+      case 17...21: return .function(number - 11)
+      case 23, 24: return .function(number - 12)
+      default: return nil
+      }
+    default: return nil
+    }
+  }
+
+  /// The key of `ESC O final`, or nil for one this app does not use.
+  private static func ss3Key(_ final: UInt8) -> Key? {
+    switch final {
+    case UInt8(ascii: "A"): .up
+    case UInt8(ascii: "B"): .down
+    case UInt8(ascii: "C"): .right
+    case UInt8(ascii: "D"): .left
+    case UInt8(ascii: "H"): .home
+    case UInt8(ascii: "F"): .end
+    case UInt8(ascii: "P"): .function(1)
+    case UInt8(ascii: "Q"): .function(2)
+    case UInt8(ascii: "R"): .function(3)
+    case UInt8(ascii: "S"): .function(4)
+    default: nil
+    }
   }
 }
 
