@@ -28,27 +28,39 @@ struct ServerLifetimeTests {
   }
 
   /// A server nobody holds any more stops by itself: its accept thread holds it weakly, so it
-  /// is released, and its port is closed.
+  /// is released, and its port no longer reaches it (refused, or, as other tests run in
+  /// parallel, another server that took the freed port: it answers with another identity).
   @Test func aServerNobodyHoldsIsReleasedAndClosesItsPort() async throws {
     weak var released: LoopbackServer?
     var port = 0
+    let identity = UUID().uuidString
     do {
-      let server = try echoServer()
+      let router = Router()
+      router.get("/whoami") { _ in .text(identity) }
+      let server = try LoopbackServer(router: router)
       port = server.port
       released = server
-      #expect(try answers(server))  // a connection that ends (Connection: close)
+      #expect(try Self.identity(at: port) == identity)  // a connection that ends
     }
     let deadline = ContinuousClock.now.advanced(by: .seconds(10))
     while released != nil, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }
     #expect(released == nil, "the server was never released")
-    var refused = false
-    while !refused, ContinuousClock.now < deadline {
-      refused = (try? RawClient(port: port, timeout: .seconds(1))) == nil
-      if !refused { try await Task.sleep(for: .milliseconds(20)) }
+    var gone = false
+    while !gone, ContinuousClock.now < deadline {
+      gone = (try? Self.identity(at: port)) != identity
+      if !gone { try await Task.sleep(for: .milliseconds(20)) }
     }
-    #expect(refused, "port \(port) still accepts connections")
+    #expect(gone, "port \(port) still reaches the released server")
+  }
+
+  /// What `/whoami` answers on `port` (throws when nothing listens).
+  private static func identity(at port: Int) throws -> String {
+    let client = try RawClient(port: port, timeout: .seconds(2))
+    client.send("GET /whoami HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    let answer = client.readAll()
+    return answer.components(separatedBy: "\r\n\r\n").last ?? ""
   }
 
   /// Stopping while connections end on their own never shuts down a descriptor the system gave
