@@ -39,6 +39,7 @@ class FlagStorage: @unchecked Sendable {
 }
 
 /// An ``AtomicFlag`` on Synchronization's `Atomic`.
+/// `@unchecked Sendable` as its superclass: its only state is an `Atomic`, itself Sendable.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class AtomicFlagStorage: FlagStorage, @unchecked Sendable {
   let atomic: Atomic<Bool>
@@ -48,6 +49,7 @@ final class AtomicFlagStorage: FlagStorage, @unchecked Sendable {
 }
 
 /// An ``AtomicFlag`` for systems without `Atomic`: a Boolean guarded by an `NSLock`.
+/// `@unchecked Sendable`: `flag` is touched only while `lock` is held.
 final class LockedFlagStorage: FlagStorage, @unchecked Sendable {
   let lock = NSLock()
   /// Read and written only between `lock.lock()` and `lock.unlock()`.

@@ -49,7 +49,8 @@ class LockStorage<Value>: @unchecked Sendable {
   }
 }
 
-/// A ``Lock`` on Synchronization's `Mutex`.
+/// A ``Lock`` on Synchronization's `Mutex`. `@unchecked Sendable` as its superclass: its only
+/// state is a `Mutex`, itself Sendable.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @usableFromInline
 final class MutexStorage<Value>: LockStorage<Value>, @unchecked Sendable {
@@ -66,6 +67,7 @@ final class MutexStorage<Value>: LockStorage<Value>, @unchecked Sendable {
 }
 
 /// A ``Lock`` for systems without `Mutex`: an `NSLock` and the value it guards.
+/// `@unchecked Sendable`: `value` is touched only while `lock` is held (see the superclass).
 @usableFromInline
 final class NSLockStorage<Value>: LockStorage<Value>, @unchecked Sendable {
   let lock = NSLock()
