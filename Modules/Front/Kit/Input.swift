@@ -136,9 +136,10 @@ public struct KeyDecoder: Sendable {
     case 0x1B:
       return .key(.escape, length: 1)  // Escape, then whatever the next one starts
     default:
-      // Alt with a character (its UTF-8 bytes), or with a control key: ignored.
+      // Alt with a character (its UTF-8 bytes); before a control key (Ctrl-C, Enter), Escape,
+      // and the control key decoded after it.
       let byte = pending[1]
-      guard byte >= 0x20, byte != 0x7F else { return .key(nil, length: 2) }
+      guard byte >= 0x20, byte != 0x7F else { return .key(.escape, length: 1) }
       let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
       guard pending.count >= 1 + length else {
         return flush ? .key(nil, length: pending.count) : .incomplete
