@@ -30,7 +30,11 @@ struct ServerLifetimeTests {
   /// A server nobody holds any more stops by itself: its accept thread holds it weakly, so it
   /// is released, and its port no longer reaches it (refused, or, as other tests run in
   /// parallel, another server that took the freed port: it answers with another identity).
-  @Test func aServerNobodyHoldsIsReleasedAndClosesItsPort() async throws {
+  ///
+  /// Synchronous on purpose: its waits sleep this thread instead of awaiting a wake-up from the
+  /// cooperative pool, which the blocking socket tests running beside it can keep busy for
+  /// seconds on a two-core machine. Each wait has its own deadline.
+  @Test func aServerNobodyHoldsIsReleasedAndClosesItsPort() throws {
     weak var released: LoopbackServer?
     var port = 0
     let identity = UUID().uuidString
@@ -42,17 +46,20 @@ struct ServerLifetimeTests {
       released = server
       #expect(try Self.identity(at: port) == identity)  // a connection that ends
     }
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-    while released != nil, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    #expect(released == nil, "the server was never released")
-    var gone = false
-    while !gone, ContinuousClock.now < deadline {
-      gone = (try? Self.identity(at: port)) != identity
-      if !gone { try await Task.sleep(for: .milliseconds(20)) }
-    }
+    let isReleased = Self.poll(upTo: .seconds(20)) { released == nil }
+    #expect(isReleased, "the server was never released")
+    let gone = Self.poll(upTo: .seconds(20)) { (try? Self.identity(at: port)) != identity }
     #expect(gone, "port \(port) still reaches the released server")
+  }
+
+  /// Checks `condition` every 20 ms, sleeping this thread, until it holds or `limit` passes.
+  private static func poll(upTo limit: Duration, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while !condition() {
+      guard ContinuousClock.now < deadline else { return false }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return true
   }
 
   /// What `/whoami` answers on `port` (throws when nothing listens).
