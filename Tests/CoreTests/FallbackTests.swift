@@ -48,6 +48,59 @@ struct FallbackTests {
     #expect(reactor.currentState.log == ["older chosen", "newer loaded"])
   }
 
+  /// A `concat`'s leading synchronous parts are reduced before `send` returns on both paths,
+  /// also under `catch` and `cancellable`: a second send in the same turn sees "saving" and
+  /// does not save again (below iOS 26 the `.just` used to wait for the task: two saves).
+  @Test(arguments: ["plain", "caught", "identified", "nested"])
+  func aSecondSendInTheSameTurnSeesWhatTheFirstMarked(shape: String) async throws {
+    let reactor = ScriptReactor()
+    let saves = Lock(0)
+    reactor.effect = { [unowned reactor] action in
+      guard !reactor.currentState.log.contains("saving") else { return .none }
+      let save = ReactorEffect<ScriptReactor>.run { send in
+        saves.withLock { $0 += 1 }
+        send(.append("saved"))
+      }
+      let marked = ReactorEffect<ScriptReactor>.concat(.just(.append("saving")), save)
+      switch shape {
+      case "caught": return marked.catch { _ in .just(.append("failed")) }
+      case "identified": return marked.cancellable(id: "save", cancelInFlight: true)
+      case "nested": return .concat(.event(.note("start")), marked.cancellable(id: "save"))
+      default: return marked
+      }
+    }
+    reactor.send("save")
+    #expect(reactor.currentState.log.first == "saving")
+    reactor.send("save")
+    await reactor.waitUntilIdle()
+    #expect(saves.withLock { $0 } == 1)
+    #expect(reactor.currentState.log == ["saving", "saved"])
+  }
+
+  /// A `cancelInFlight` identity whose effect starts with synchronous parts still replaces the
+  /// one in flight, and its own asynchronous rest stays cancellable by that identity.
+  @Test func anIdentifiedEffectWithLeadingPartsStaysCancellable() async throws {
+    let reactor = ScriptReactor()
+    reactor.effect = { action in
+      ReactorEffect<ScriptReactor>.concat(
+        .just(.append(action + " chosen")),
+        .run { send in
+          try await Task.sleep(for: action == "fast" ? .milliseconds(10) : .seconds(30))
+          send(.append(action + " loaded"))
+        }
+      )
+      .cancellable(id: "load", cancelInFlight: true)
+    }
+    reactor.send("slow")
+    reactor.send("fast")  // replaces "slow"
+    await reactor.waitUntilIdle()
+    #expect(reactor.currentState.log == ["slow chosen", "fast chosen", "fast loaded"])
+    reactor.send("late")
+    reactor.cancelEffects(id: "load")
+    await reactor.waitUntilIdle()
+    #expect(reactor.currentState.log.suffix(1) == ["late chosen"])
+  }
+
   /// Below iOS 26 an effect's task starts after the `send`, but effects start in the order they
   /// were sent, and what one emits arrives in order.
   @Test(.takingFallbacks) func effectsStartAfterTheSendInTheOrderSent() async throws {

@@ -8,7 +8,10 @@
 /// one) emits before its first `await` arrive a moment later, after the code that sent the
 /// action has returned, instead of before; their order among themselves, and among effects
 /// started one after the other, is the same (the main actor runs its jobs in order); effects
-/// made only of `.just`, `.event`, `.none` and `.cancel` are performed synchronously either way;
+/// made only of `.just`, `.event`, `.none` and `.cancel` are performed synchronously either way,
+/// and so are the parts a `concat` starts with (also under `catch` and `cancellable`): the
+/// runtime performs them before starting the task, so `.concat(.just(.setSaving(true)), .run
+/// { ... })` is saving before `send` returns and a second send in the same turn sees it;
 /// cancelling an effect before its task starts still stops it before its first line; and
 /// `cancelInFlight` follows the order of the sends. One thing is weaker: a `.cancellable` nested
 /// in a `concat`, `merge` or `catch` gets its identity when its part starts, so a

@@ -37,17 +37,59 @@ extension ReactorRuntime {
     let effect = reactor.mutate(action: action)
     if effect.isSynchronous {
       performSynchronously(effect, reactor: reactor)
-    } else if case .identified(let identity) = effect.operation {
+      return
+    }
+    // What a `concat` does before its first asynchronous part is done now, on every system:
+    // `.concat(.just(.setSaving(true)), .run { ... })` marks the state saving before `send`
+    // returns, so a second send in the same turn sees it (below iOS 26 the task starts later).
+    let remainder = performLeadingSynchronousParts(of: effect, reactor: reactor) ?? effect
+    guard !isStopped else { return }
+    if case .identified(let identity) = remainder.operation {
       // Registered under its identity now, not when a wrapper's task gets to it: a
       // `cancelEffects(id:)` or a newer `cancelInFlight` right after this send must find it,
       // even where the task starts only after this returns (below iOS 26). A `.cancellable`
       // nested in a `concat`, `merge` or `catch` is registered when its wrapper's task reaches
       // it: "latest wins" still follows the order of the sends (`takeOver`), but below iOS 26
       // a `cancelEffects(id:)` made before that part started does not reach it.
-      if identity.cancelInFlight { cancelEffects(id: identity.id) }
       startEffect(identity.effect, key: identity.id, parent: nil, group: nil, reactor: reactor)
     } else {
-      startEffect(effect, key: nil, parent: nil, group: nil, reactor: reactor)
+      startEffect(remainder, key: nil, parent: nil, group: nil, reactor: reactor)
+    }
+  }
+
+  /// Performs the synchronous parts `effect` starts with (a `concat`'s leading `.just`,
+  /// `.event` and `.cancel` parts, also under `catch` and `cancellable`), and returns the
+  /// asynchronous rest, or `nil` when nothing was performed and `effect` runs as it is. An
+  /// identity with `cancelInFlight` cancels the effects in flight first, as the effect would on
+  /// starting; its rest keeps the flag, so a nested part still stands down for a newer send.
+  /// A `merge` is left whole: its parts start together.
+  @usableFromInline
+  func performLeadingSynchronousParts(of effect: Effect, reactor: R) -> Effect? {
+    switch effect.operation {
+    case .concat(let parts):
+      var first = parts.startIndex
+      while first < parts.endIndex, parts[first].isSynchronous {
+        performSynchronously(parts[first], reactor: reactor)
+        first += 1
+      }
+      guard first < parts.endIndex else { return first == parts.startIndex ? nil : .none }
+      let head = performLeadingSynchronousParts(of: parts[first], reactor: reactor)
+      guard first > parts.startIndex || head != nil else { return nil }
+      return .concat([head ?? parts[first]] + parts[(first + 1)...])
+    case .catching(let inner, let handler):
+      guard let rest = performLeadingSynchronousParts(of: inner, reactor: reactor) else {
+        return nil
+      }
+      return Effect(.catching(rest, handler), isSynchronous: rest.isSynchronous)
+    case .identified(let identity):
+      if identity.cancelInFlight { cancelEffects(id: identity.id) }
+      guard let rest = performLeadingSynchronousParts(of: identity.effect, reactor: reactor)
+      else { return nil }
+      let kept = Effect.Identity(
+        effect: rest, id: identity.id, cancelInFlight: identity.cancelInFlight)
+      return Effect(.identified(kept), isSynchronous: rest.isSynchronous)
+    default:
+      return nil
     }
   }
 
