@@ -139,6 +139,7 @@ struct FaultyFileSystem: GeneratorFileSystem {
   }
   func swiftFiles(under path: String) -> [String] { base.swiftFiles(under: path) }
   func entries(in path: String) -> [String] { base.entries(in: path) }
+  func isDirectory(_ path: String) -> Bool { base.isDirectory(path) }
   func move(_ source: String, to destination: String) throws {
     try alive()
     let count = moves.count.withLock { count in

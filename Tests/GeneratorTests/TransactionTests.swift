@@ -50,12 +50,82 @@ struct TransactionTests {
       #expect(throws: GeneratorError.self) {
         try dying.apply(try dying.planScreen(screen, services: []))
       }
-      // The next run of the generator, whatever its command, first undoes the dead one.
-      let result = sandbox.run("screen", screen, "--dry-run")
-      #expect(result.status == 0, "\(result.errors)")
+      // A dry run changes nothing, the pending undo included: it says what it would do.
+      let interrupted = try sandbox.snapshot()
+      let dryRun = sandbox.run("screen", screen, "--dry-run")
+      #expect(dryRun.status == 0, "\(dryRun.errors)")
+      #expect(try sandbox.snapshot() == interrupted, "died after move \(diesAfter)")
       // Before the journal was written there is nothing to undo, only staging to remove.
+      #expect(diesAfter == 0 || dryRun.output.contains("an earlier run was interrupted"))
+      // The next run of the generator, whatever its command, first undoes the dead one.
+      let result = sandbox.run("service", Sandbox.unique("ledger"))
+      #expect(result.status == 0, "\(result.errors)")
       #expect(diesAfter == 0 || result.output.contains("undid an interrupted earlier run"))
-      #expect(try sandbox.snapshot() == before, "died after move \(diesAfter)")
+      #expect(!sandbox.exists(Transaction.journalName))
+      let folder = try GeneratedName(screen, kind: "screen").upper
+      #expect(!sandbox.exists("Modules/Features/\(folder)"), "died after move \(diesAfter)")
+      // Nothing of the dead run is left: each file is as before or the new service's work.
+      let after = try sandbox.snapshot()
+      for (path, text) in before where after[path] != text {
+        #expect(result.output.contains("updated \(path)"), "\(path) differs")
+      }
+    }
+  }
+
+  /// Work done after a run died is never undone with it: for each point the run can die at,
+  /// the user then edits a file the run edits and adds a file in the folder the run creates;
+  /// the next run undoes only what still holds what the run wrote, keeps the rest, and says
+  /// what to check.
+  @Test func aRunThatDiesAtAnyMoveNeverCostsWorkDoneSince() throws {
+    let total = try movesOfAScreen()
+    let folder = "Modules/Features/" + (try GeneratedName(screen, kind: "screen").upper)
+    let edited = "App/AppServices.swift"
+    let mine = folder + "/Mine.swift"
+    for diesAfter in 1..<total {
+      let sandbox = try Sandbox()
+      defer { sandbox.cleanUp() }
+      let before = try sandbox.snapshot()
+      let dying = Generator(
+        root: sandbox.root, fileSystem: FaultyFileSystem(diesAfterMoves: diesAfter))
+      #expect(throws: GeneratorError.self) {
+        try dying.apply(try dying.planScreen(screen, services: []))
+      }
+      try sandbox.write(try sandbox.read(edited) + "// my edit\n", to: edited)
+      try sandbox.write("let mine = 1\n", to: mine)
+      let withWork = try sandbox.snapshot()
+      #expect(sandbox.run("screen", screen, "--dry-run").status == 0)
+      #expect(try sandbox.snapshot() == withWork, "a dry run changed the tree (\(diesAfter))")
+
+      let result = sandbox.run("screen", screen)
+      // Refused until the user has checked what was left: it names each.
+      #expect(result.status == 1, "died after move \(diesAfter)")
+      #expect(result.errors.contains("which the interrupted run created, holds files it did not"))
+      #expect(result.errors.contains(mine), "\(result.errors)")
+      let after = try sandbox.snapshot()
+      #expect(after[mine] == "let mine = 1\n", "died after move \(diesAfter)")
+      #expect(after[edited]?.hasSuffix("// my edit\n") == true, "died after move \(diesAfter)")
+      #expect(!sandbox.exists(Transaction.journalName))
+      // Everything else is as before the run, except where the run's edit and the user's
+      // now share a file: that is left and named, with the version from before kept beside.
+      let kept = edited + ".before-trellis-gen"
+      if let original = after[kept] {
+        #expect(original == before[edited])
+        #expect(result.errors.contains("\(edited) changed after the interrupted run"))
+      }
+      for (path, text) in after where path != mine && path != edited && path != kept {
+        #expect(before[path] == text, "\(path) after dying at \(diesAfter)")
+      }
+      for path in before.keys where path != edited {
+        #expect(after[path] != nil, "\(path) was lost (died after move \(diesAfter))")
+      }
+      // Once checked, the same command goes through.
+      try FileManager.default.removeItem(atPath: sandbox.root + "/" + folder)
+      if after[kept] != nil {
+        try sandbox.write(try #require(before[edited]), to: edited)
+        try FileManager.default.removeItem(atPath: sandbox.root + "/" + kept)
+      }
+      let again = sandbox.run("screen", screen)
+      #expect(again.status == 0, "\(again.errors)")
     }
   }
 
@@ -221,5 +291,25 @@ struct RenameTests {
     let name = try sandbox.projectName() == "Zephyr" ? "Quasar" : "Zephyr"
     #expect(sandbox.run("rename", name).status == 0)
     #expect(try LocalFileSystem().permissions(of: script) == 0o755)
+  }
+}
+
+@Suite("The journal's content digest")
+struct ContentDigestTests {
+  /// FIPS 180-4's examples, and a text across several blocks.
+  @Test(arguments: [
+    ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    (
+      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    ),
+    (
+      String(repeating: "a", count: 1_000_000),
+      "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+    ),
+  ])
+  func knownDigests(text: String, digest: String) {
+    #expect(ContentDigest.of(text) == digest)
   }
 }

@@ -95,10 +95,18 @@ public enum GeneratorCommand {
     let generator = Generator(root: root)
     let (command, name) = (positional[0], positional[1])
     do {
-      if try generator.recoverInterruptedRun() {
-        output(
-          "trellis-gen: undid an interrupted earlier run (its journal was still there); the "
-            + "project is as it was before it")
+      if let recovery = try generator.recoverInterruptedRun(performing: !isDryRun) {
+        report(recovery, isDryRun: isDryRun, output: output)
+        // The tree still holds part of the interrupted run: a plan made against it would show
+        // nothing the real command does.
+        if isDryRun { return 0 }
+        if !recovery.leftAlone.isEmpty {
+          errors(
+            "trellis-gen: some of what the interrupted run wrote changed since and was left "
+              + "alone:\n" + recovery.leftAlone.map { "  - " + $0 }.joined(separator: "\n")
+              + "\nCheck these (`git status`, `git diff`), then run the command again.")
+          return 1
+        }
       }
       let changes: ChangeSet
       switch command {
@@ -128,6 +136,26 @@ public enum GeneratorCommand {
     } catch {
       errors("trellis-gen: \(error)")
       return 1
+    }
+  }
+
+  /// Prints what undoing an interrupted run did, or (dry run) would do.
+  private static func report(_ recovery: Recovery, isDryRun: Bool, output: (String) -> Void) {
+    let lines = (recovery.undone + recovery.leftAlone.map { "left alone: " + $0 })
+      .map { "  " + $0 }
+    if isDryRun {
+      output(
+        "trellis-gen: an earlier run was interrupted (its journal \(Transaction.journalName) is "
+          + "still there); the next command without --dry-run first undoes it:")
+    } else {
+      output("trellis-gen: undid an interrupted earlier run (its journal was still there):")
+    }
+    output(
+      lines.isEmpty ? "  nothing of it had reached the project" : lines.joined(separator: "\n"))
+    if isDryRun {
+      output(
+        "(dry run: nothing was written, the undo included; run a command without --dry-run to "
+          + "undo it, then --dry-run again to see its plan)")
     }
   }
 }

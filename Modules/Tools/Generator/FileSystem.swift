@@ -31,6 +31,8 @@ public protocol GeneratorFileSystem: Sendable {
   func swiftFiles(under path: String) -> [String]
   /// The names of the entries of the directory `path` (empty when it cannot be read).
   func entries(in path: String) -> [String]
+  /// Whether `path` is a directory (not following a symbolic link).
+  func isDirectory(_ path: String) -> Bool
 }
 
 /// The real file system.
@@ -113,9 +115,23 @@ public struct LocalFileSystem: GeneratorFileSystem {
     (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
   }
 
+  /// See ``GeneratorFileSystem/isDirectory(_:)``.
+  public func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+  }
+
   private static func failure(_ what: String) -> GeneratorError {
     GeneratorError("\(what): \(String(cString: strerror(errno)))")
   }
+}
+
+/// What undoing an interrupted run of the generator did (or, in a dry run, would do).
+public struct Recovery: Equatable, Sendable {
+  /// Files removed or restored and folders removed, each with its path relative to the root.
+  public var undone: [String] = []
+  /// What was left because it changed after the run, each with what to check.
+  public var leftAlone: [String] = []
 }
 
 /// A set of file changes applied all together or not at all.
@@ -158,7 +174,13 @@ public struct ChangeSet: Equatable, Sendable {
 /// 4. If a move fails, the journal is played backwards: new files removed, backups moved
 ///    back. If the process dies part-way (a crash, `kill -9`, a power cut), the next run of
 ///    the generator finds the journal and does the same before anything else
-///    (``recoverInterruptedRun()``).
+///    (``recoverInterruptedRun()``); `--dry-run` only says what that would do.
+///
+/// Undoing never destroys work done after the run: the journal records the SHA-256 of every
+/// file the run writes, and a file is removed or restored only while it still holds exactly
+/// that. A file changed since is left as it is (an edited file's version from before the run is
+/// kept beside it), a created folder holding other files is left with them, and each is
+/// reported (``Recovery/leftAlone``).
 struct Transaction {
   let root: String
   let fileSystem: any GeneratorFileSystem
@@ -176,6 +198,9 @@ struct Transaction {
     var staged: String
     /// For an edit, the staged backup of the original; `nil` for a new file.
     var backup: String?
+    /// The SHA-256 of what the step moves into place (see ``ContentDigest``); `nil` in a
+    /// journal written before digests were recorded, and then nothing of the step is undone.
+    var written: String?
   }
 
   /// What a run will do: its staging folder, the directories it creates, and its moves.
@@ -211,7 +236,10 @@ struct Transaction {
       for (index, file) in changes.newFiles.enumerated() {
         let staged = staging + "/new-\(index)"
         try fileSystem.write(file.contents, to: root + "/" + staged)
-        steps.append(Step(destination: file.path, staged: staged, backup: nil))
+        steps.append(
+          Step(
+            destination: file.path, staged: staged, backup: nil,
+            written: ContentDigest.of(file.contents)))
       }
       for (index, edit) in changes.edits.enumerated() {
         let staged = staging + "/edit-\(index)"
@@ -221,7 +249,10 @@ struct Transaction {
         try fileSystem.setPermissions(mode, of: root + "/" + staged)
         try fileSystem.write(edit.original, to: root + "/" + backup)
         try fileSystem.setPermissions(mode, of: root + "/" + backup)
-        steps.append(Step(destination: edit.path, staged: staged, backup: backup))
+        steps.append(
+          Step(
+            destination: edit.path, staged: staged, backup: backup,
+            written: ContentDigest.of(edit.updated)))
       }
     } catch {
       try? fileSystem.remove(root + "/" + staging)
@@ -252,9 +283,9 @@ struct Transaction {
           try fileSystem.move(root + "/" + step.staged, to: root + "/" + step.destination)
         }
       } catch {
-        // 4. Undo.
+        // 4. Undo (nobody can have changed the files since: this process wrote them just now).
         do {
-          try rollBack(journal)
+          _ = try rollBack(journal, performing: true)
         } catch {
           return .failure(
             GeneratorError(
@@ -272,18 +303,22 @@ struct Transaction {
     try moved.get()
   }
 
-  /// Undoes a run that was interrupted part-way, if its journal is there; returns whether
-  /// there was one.
+  /// Undoes a run that was interrupted part-way, if its journal is there; returns what was
+  /// undone and what was left alone, or `nil` when there was no such run. With `performing`
+  /// false (a dry run) nothing changes: the result says what undoing would do.
   ///
   /// - Throws: ``GeneratorError`` when the journal cannot be read or played back.
-  func recoverInterruptedRun() throws(GeneratorError) -> Bool {
+  func recoverInterruptedRun(performing: Bool = true) throws(GeneratorError) -> Recovery? {
     let path = root + "/" + Self.journalName
     guard fileSystem.exists(path) else {
-      // A run that died while staging (before its journal) left only its staging folder.
-      for entry in fileSystem.entries(in: root) where entry.hasPrefix(Self.stagingPrefix) {
-        try? fileSystem.remove(root + "/" + entry)
+      // A run that died while staging (before its journal) left only its staging folder,
+      // which nothing else uses.
+      if performing {
+        for entry in fileSystem.entries(in: root) where entry.hasPrefix(Self.stagingPrefix) {
+          try? fileSystem.remove(root + "/" + entry)
+        }
       }
-      return false
+      return nil
     }
     let journal: Journal
     do {
@@ -294,34 +329,99 @@ struct Transaction {
           + "`git status`, then remove it")
     }
     do {
-      try rollBack(journal)
+      return try rollBack(journal, performing: performing)
     } catch {
       throw GeneratorError("cannot undo the interrupted earlier run (\(error)); check `git status`")
     }
-    return true
   }
 
-  /// Plays `journal` backwards: every new file removed, every backup moved back, created
-  /// directories removed; then the journal and the staging folder. Each step is idempotent, so
-  /// a rollback that is itself interrupted can run again.
-  private func rollBack(_ journal: Journal) throws {
+  /// Plays `journal` backwards: every new file removed and every backup moved back while the
+  /// file still holds what the run wrote, created folders removed once empty; then the journal
+  /// and the staging folder. Each step is idempotent, so a rollback that is itself interrupted
+  /// can run again. With `performing` false it changes nothing and says what it would do.
+  private func rollBack(_ journal: Journal, performing: Bool) throws -> Recovery {
+    var recovery = Recovery()
+    var removed: Set<String> = []
     for step in journal.steps.reversed() {
       let destination = root + "/" + step.destination
+      // Not moved into place (its staged copy is still there): nothing of it to undo.
+      guard !fileSystem.exists(root + "/" + step.staged) else { continue }
+      let isAsWritten =
+        step.written != nil && fileSystem.exists(destination)
+        && !fileSystem.isSymbolicLink(destination)
+        && (try? fileSystem.read(destination)).map(ContentDigest.of) == step.written
       if let backup = step.backup {
-        if fileSystem.exists(root + "/" + backup) {
-          try fileSystem.move(root + "/" + backup, to: destination)
+        // Gone: already restored by an undo that was itself interrupted.
+        guard fileSystem.exists(root + "/" + backup) else { continue }
+        if isAsWritten {
+          if performing { try fileSystem.move(root + "/" + backup, to: destination) }
+          recovery.undone.append("restored \(step.destination)")
+        } else {
+          let kept = keptOriginalPath(for: step.destination)
+          if performing { try fileSystem.move(root + "/" + backup, to: root + "/" + kept) }
+          recovery.leftAlone.append(
+            "\(step.destination) changed after the interrupted run (it may hold that run's edit "
+              + "and yours): left as it is; the file as it was before the run is in \(kept)")
         }
-      } else if fileSystem.exists(destination), !fileSystem.exists(root + "/" + step.staged) {
-        // Moved into place (its staged copy is gone): remove it.
-        try fileSystem.remove(destination)
+      } else if fileSystem.exists(destination) {
+        if isAsWritten {
+          if performing { try fileSystem.remove(destination) }
+          removed.insert(step.destination)
+          recovery.undone.append("removed \(step.destination)")
+        } else {
+          recovery.leftAlone.append(
+            "\(step.destination), which the interrupted run created, changed since: left in "
+              + "place (delete it if you do not want it)")
+        }
       }
     }
     for directory in journal.createdDirectories.reversed()
     where fileSystem.exists(root + "/" + directory) {
-      try fileSystem.remove(root + "/" + directory)
+      let others = files(under: directory).filter { !removed.contains($0) }
+      if others.isEmpty {
+        if performing { try fileSystem.remove(root + "/" + directory) }
+        recovery.undone.append("removed \(directory)/")
+      } else {
+        let shown = others.sorted().prefix(5).joined(separator: ", ")
+        recovery.leftAlone.append(
+          "\(directory)/, which the interrupted run created, holds files it did not write "
+            + "(\(shown)\(others.count > 5 ? ", ..." : "")): left in place with them")
+      }
     }
-    try? fileSystem.remove(root + "/" + journal.staging)
-    try fileSystem.remove(root + "/" + Self.journalName)
+    if performing {
+      try? fileSystem.remove(root + "/" + journal.staging)
+      try fileSystem.remove(root + "/" + Self.journalName)
+    }
+    return recovery
+  }
+
+  /// The files (not folders) under `directory`, relative to the root.
+  private func files(under directory: String) -> [String] {
+    var result: [String] = []
+    var pending = [directory]
+    while let folder = pending.popLast() {
+      for entry in fileSystem.entries(in: root + "/" + folder) {
+        let path = folder + "/" + entry
+        if fileSystem.isDirectory(root + "/" + path) {
+          pending.append(path)
+        } else {
+          result.append(path)
+        }
+      }
+    }
+    return result
+  }
+
+  /// Where an edited file's version from before an interrupted run is kept when the file
+  /// changed since: beside it, under a name nothing has yet.
+  private func keptOriginalPath(for path: String) -> String {
+    var candidate = path + ".before-trellis-gen"
+    var number = 2
+    while fileSystem.exists(root + "/" + candidate) {
+      candidate = path + ".before-trellis-gen-\(number)"
+      number += 1
+    }
+    return candidate
   }
 
   private func verifyUnchanged(_ edit: ChangeSet.Edit) throws(GeneratorError) {

@@ -156,10 +156,15 @@ public struct Generator: Sendable {
 
   // MARK: Applying
 
-  /// Undoes an earlier run that was interrupted part-way (its journal is still there);
-  /// returns whether there was one. Every command runs it first.
-  public func recoverInterruptedRun() throws(GeneratorError) -> Bool {
-    try Transaction(root: root, fileSystem: fileSystem).recoverInterruptedRun()
+  /// Undoes an earlier run that was interrupted part-way (its journal is still there), except
+  /// what changed since it; returns what was undone and left, or `nil` when there was no such
+  /// run. Every command runs it first; with `performing` false (`--dry-run`) it changes nothing
+  /// and says what it would do.
+  public func recoverInterruptedRun(
+    performing: Bool = true
+  ) throws(GeneratorError) -> Recovery? {
+    try Transaction(root: root, fileSystem: fileSystem).recoverInterruptedRun(
+      performing: performing)
   }
 
   /// Writes `changes`: all of them, or none.
