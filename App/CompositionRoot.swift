@@ -169,8 +169,14 @@ enum CompositionRoot {
         viewControllerProvider: viewControllerProvider)
       let stack = NavigationController(root: mainViewController)
       links.attach { [weak stack] screens in
-        stack?.popToRoot()
-        for screen in screens { stack?.push(screen) }
+        guard let stack else { return }
+        let replace = {
+          stack.popToRoot()
+          for screen in screens { stack.push(screen) }
+        }
+        // A link replaces the screens above home: one holding unsaved input asks first.
+        guard let window = stack.window else { return replace() }
+        window.leaveAfterAsking(Array(stack.viewControllers.dropFirst()), then: replace)
       }
       return stack
     }

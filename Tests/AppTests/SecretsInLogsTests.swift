@@ -52,9 +52,11 @@ struct SecretsInLogsTests {
       tap Attach
       expect Attachments: shot.png
       menu Sign out
+      expect Discard changes?
+      tap Discard
       expect Sign in to Trellis
       """)
-    #expect(outcome == .completed(commands: 8), "\(app.transcript.joined(separator: "\n"))")
+    #expect(outcome == .completed(commands: 10), "\(app.transcript.joined(separator: "\n"))")
 
     let tokens = issued.all
     #expect(tokens.count >= 4)  // sign-in and refresh, access and refresh tokens each

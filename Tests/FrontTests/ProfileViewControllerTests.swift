@@ -30,6 +30,29 @@ struct ProfileViewControllerTests {
     #expect(window.text.contains("✓ Profile saved"))
   }
 
+  /// Unsaved edits to the profile are not lost to Esc without asking; saved ones are.
+  @Test func escWithUnsavedEditsAsksFirst() throws {
+    let reactor = ProfileViewReactor(
+      serviceProvider: TestServices(userService: FakeUserService()))
+    let stub = reactor.enableStub()
+    let stack = NavigationController(root: PlaceholderViewController(title: "Home"))
+    let window = windowShowing(stack)
+    stack.push(ProfileViewController(reactor: reactor))
+    stub.state.user = ProfileViewReactor.SavedProfile(
+      username: "alice", email: "alice@trellis.example", displayName: "Alice Kim", title: "",
+      bio: "")
+    stub.state.displayName = "Alice Kim"
+    stub.state.bio = "Half written"
+    window.handle(.escape)
+    #expect(window.currentConfirmation == "Your changes to the profile will be lost.")
+    window.handle(.character("n"))
+    #expect(stack.topViewController.title == "Profile")
+    stub.state.bio = ""  // as saved
+    window.handle(.escape)
+    #expect(window.currentConfirmation == nil)
+    #expect(stack.topViewController.title == "Home")
+  }
+
   @Test func snapshots() throws {
     let screen = ProfileViewController(reactor: ProfileViewReactor(serviceProvider: TestServices()))
     var state = ProfileViewReactor.State()

@@ -52,6 +52,73 @@ struct TaskComposeViewControllerTests {
     #expect(savedIn == [1])  // the list learns the task's project
   }
 
+  /// Esc on a form holding input asks before throwing it away; Esc (or Enter on the default
+  /// "Keep editing") keeps the form as it was; "Discard" goes back. A clean form goes back at
+  /// once.
+  @Test func escOnAFormWithInputAsksBeforeDiscardingIt() throws {
+    let reactor = TaskComposeViewReactor(
+      serviceProvider: TestServices(
+        taskService: FakeTaskService(), fileService: FakeFileService()))
+    let stub = reactor.enableStub()
+    let stack = NavigationController(root: PlaceholderViewController(title: "Tasks screen"))
+    let window = windowShowing(stack)
+    stack.push(TaskComposeViewController(reactor: reactor))
+    stub.state.projects = [Choice(id: 1, title: "Mobile App", detail: "MOB")]
+    stub.state.projectID = 1  // chosen for the user: not input
+    stub.state.title = "Half a thought"
+    window.handle(.escape)
+    #expect(window.currentConfirmation == "The task you are writing will be lost.")
+    #expect(window.text.contains("Discard changes?"))
+    #expect(window.text.contains("[ Keep editing ] [ Discard ]"))
+    window.handle(.character("x"))  // no typing into the form behind the question
+    window.handle(.escape)
+    #expect(window.currentConfirmation == nil)
+    #expect(stack.topViewController.title == "New task")
+    window.handle(.escape)
+    window.handle(.enter)  // the default button keeps editing
+    #expect(stack.topViewController.title == "New task")
+    #expect(stub.actions == [.load])
+    window.handle(.escape)
+    window.handle(.tab)
+    window.handle(.enter)
+    #expect(stack.topViewController.title == "Tasks screen")
+
+    // A clean form goes back at once.
+    let clean = TaskComposeViewReactor(
+      serviceProvider: TestServices(
+        taskService: FakeTaskService(), fileService: FakeFileService()))
+    let cleanStub = clean.enableStub()
+    stack.push(TaskComposeViewController(reactor: clean))
+    cleanStub.state.projects = [Choice(id: 1, title: "Mobile App", detail: "MOB")]
+    cleanStub.state.projectID = 1
+    window.handle(.escape)
+    #expect(window.currentConfirmation == nil)
+    #expect(stack.topViewController.title == "Tasks screen")
+  }
+
+  /// Scripts answer the question by name; anything else while it shows is refused, naming
+  /// the choices. Leaving through the menu asks too.
+  @Test func scriptsAndTheMenuAskBeforeDiscardingInput() throws {
+    let reactor = TaskComposeViewReactor(
+      serviceProvider: TestServices(
+        taskService: FakeTaskService(), fileService: FakeFileService()))
+    let stub = reactor.enableStub()
+    let stack = NavigationController(root: PlaceholderViewController(title: "Tasks screen"))
+    let window = windowShowing(stack)
+    stack.push(TaskComposeViewController(reactor: reactor))
+    stub.state.attachments = [Choice(id: 5, title: "shot.png", detail: "12 bytes")]
+    try window.perform(.back)
+    #expect(window.currentConfirmation != nil)
+    #expect(throws: ScriptError.self) { try window.perform(.tap("Save")) }
+    try window.perform(.tap("keep editing"))
+    #expect(stack.topViewController.title == "New task")
+    var left = false
+    window.leaveAfterAsking(stack.viewControllers) { left = true }
+    #expect(!left)
+    try window.perform(.tap("Discard"))
+    #expect(left)
+  }
+
   @Test func aViewerSeesWhyTheyCannotSave() {
     let reactor = TaskComposeViewReactor(
       serviceProvider: TestServices(

@@ -39,6 +39,11 @@ open class ViewController {
   /// screen it shows.
   open var contentViewController: ViewController { self }
 
+  /// What leaving the screen now would lose, if anything: going back (Esc, `back`) from a
+  /// screen that returns a text here asks first, showing it ("The task you are writing will
+  /// be lost."); `nil`, the default, goes back at once.
+  open var unsavedChangesWarning: String? { nil }
+
   /// Whether work the screen started is still running (a script waits for it to end).
   open var isBusy: Bool { false }
 

@@ -58,6 +58,11 @@ public final class Window {
   public var appName: String
 
   private var alerts: [(title: String, message: String)] = []
+  /// The question shown before unsaved input is thrown away, and what discarding does.
+  private var confirmation: (message: String, isDiscardFocused: Bool, discard: () -> Void)?
+  /// The buttons of the confirmation, in order.
+  static let keepEditingTitle = "Keep editing"
+  static let discardTitle = "Discard"
   private var toast: (message: String, serial: Int)?
   private var toastSerial = 0
   private var spinnerFrame = 0
@@ -105,7 +110,9 @@ public final class Window {
     return true
   }
 
-  /// Goes back one step: closes the menu, or dismisses, or pops the root's stack.
+  /// Goes back one step: closes the menu, or dismisses, or pops the root's stack. A screen
+  /// with unsaved input (``ViewController/unsavedChangesWarning``) is left only once the user
+  /// chooses "Discard"; until then it stays, and this returns `true` (the key was used).
   @discardableResult
   public func back() -> Bool {
     if let menu = slideMenu, menu.isOpen {
@@ -113,9 +120,46 @@ public final class Window {
       setNeedsDisplay()
       return true
     }
-    if dismiss() { return true }
-    if let stack = rootViewController as? NavigationController { return stack.pop() }
-    return false
+    let stack = rootViewController as? NavigationController
+    guard !presentedViewControllers.isEmpty || (stack?.viewControllers.count ?? 0) > 1 else {
+      return false
+    }
+    let leaving = presentedViewControllers.last ?? stack?.topViewController
+    leaveAfterAsking(leaving.map { [$0] } ?? []) { [weak self] in
+      guard let self else { return }
+      if !self.dismiss() { stack?.pop() }
+    }
+    return true
+  }
+
+  /// Runs `leave` (which removes `screens` from the window) now, or, when one of them or a
+  /// screen inside it holds unsaved input, once the user has chosen "Discard" in the question
+  /// this shows; "Keep editing" (Esc) leaves everything as it is. Navigation that replaces
+  /// screens (a menu section, a link, signing out) goes through it.
+  public func leaveAfterAsking(_ screens: [ViewController], then leave: @escaping () -> Void) {
+    let warnings = screens.flatMap(Self.unsavedChangesWarnings)
+    guard !warnings.isEmpty else {
+      leave()
+      return
+    }
+    confirmation = (warnings.joined(separator: " "), false, leave)
+    setNeedsDisplay()
+  }
+
+  /// The question on screen before unsaved input is discarded, if any.
+  public var currentConfirmation: String? { confirmation?.message }
+
+  private static func unsavedChangesWarnings(in screen: ViewController) -> [String] {
+    [screen.unsavedChangesWarning].compactMap { $0 }
+      + screen.children.flatMap(unsavedChangesWarnings)
+  }
+
+  /// Answers the confirmation: runs its discard action, or just closes it.
+  private func answerConfirmation(discard: Bool) {
+    guard let current = confirmation else { return }
+    confirmation = nil
+    if discard { current.discard() }
+    setNeedsDisplay()
   }
 
   // MARK: One-shot messages
@@ -212,16 +256,31 @@ public final class Window {
     if let menu = slideMenu, menu.isOpen {
       menu.draw(into: &frame, top: contentTop, height: contentHeight)
     }
-    if let alert = alerts.first { drawAlert(alert, into: &frame) }
+    if let confirmation {
+      drawDialog(
+        title: "Discard changes?", message: confirmation.message,
+        buttons: [
+          (Self.keepEditingTitle, !confirmation.isDiscardFocused),
+          (Self.discardTitle, confirmation.isDiscardFocused),
+        ], into: &frame)
+    }
+    if let alert = alerts.first {
+      drawDialog(title: alert.title, message: alert.message, buttons: [("OK", true)], into: &frame)
+    }
     return frame
   }
 
   /// The window drawn as plain text.
   public var text: String { render().text }
 
-  private func drawAlert(_ alert: (title: String, message: String), into frame: inout FrameBuffer) {
+  /// A box in the middle of the window: the title, the message wrapped, and the buttons at the
+  /// bottom right (the focused one stands out).
+  private func drawDialog(
+    title: String, message: String, buttons: [(title: String, isFocused: Bool)],
+    into frame: inout FrameBuffer
+  ) {
     let width = min(56, size.columns - 4)
-    let lines = Form.wrap(alert.message, width: width - 4)
+    let lines = Form.wrap(message, width: width - 4)
     let height = lines.count + 6
     let x = (size.columns - width) / 2
     let y = max(2, (size.rows - height) / 2)
@@ -233,12 +292,20 @@ public final class Window {
       "└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: .inverse
     )
     frame.write(
-      alert.title, x: x + 2, y: y + 1, style: TextStyle(isBold: true, isInverse: true),
+      title, x: x + 2, y: y + 1, style: TextStyle(isBold: true, isInverse: true),
       maxWidth: width - 4)
     for (index, line) in lines.enumerated() {
       frame.write(line, x: x + 2, y: y + 3 + index, style: .inverse, maxWidth: width - 4)
     }
-    frame.write("[ OK ]", x: x + width - 9, y: y + height - 2, style: .bold)
+    let labels = buttons.map { "[ \($0.title) ]" }
+    var buttonX = max(
+      x + 2, x + width - 3 - labels.map(\.displayWidth).reduce(0, +) - labels.count + 1)
+    for (label, button) in zip(labels, buttons) {
+      buttonX +=
+        frame.write(
+          label, x: buttonX, y: y + height - 2, style: button.isFocused ? .bold : .inverse,
+          maxWidth: x + width - 2 - buttonX) + 1
+    }
   }
 
   // MARK: Input
@@ -249,6 +316,17 @@ public final class Window {
     defer { setNeedsDisplay() }
     if !alerts.isEmpty {
       if key == .enter || key == .escape { alerts.removeFirst() }
+      return true
+    }
+    if let current = confirmation {
+      switch key {
+      case .escape, .character("n"), .character("N"): answerConfirmation(discard: false)
+      case .character("d"), .character("D"), .character("y"), .character("Y"):
+        answerConfirmation(discard: true)
+      case .enter: answerConfirmation(discard: current.isDiscardFocused)
+      case .tab, .backTab, .left, .right: confirmation?.isDiscardFocused.toggle()
+      default: break
+      }
       return true
     }
     if let menu = slideMenu, menu.isOpen {
@@ -283,6 +361,21 @@ public final class Window {
       default:
         throw .alertShowing("\(alert.title): \(alert.message)")
       }
+    }
+    if let current = confirmation {
+      switch command {
+      case .tap(let title) where title.lowercased() == Self.discardTitle.lowercased():
+        answerConfirmation(discard: true)
+      case .tap(let title) where title.lowercased() == Self.keepEditingTitle.lowercased():
+        answerConfirmation(discard: false)
+      case .back:
+        answerConfirmation(discard: false)
+      default:
+        throw .alertShowing(
+          "Discard changes? \(current.message) (tap \"\(Self.discardTitle)\" or "
+            + "\"\(Self.keepEditingTitle)\")")
+      }
+      return
     }
     if case .open(let link) = command {
       guard let deepLinks else { throw .notFound("this app opens no links") }

@@ -119,6 +119,15 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         && !isUploading && !isLoadingContext
     }
 
+    /// Whether the form holds anything the user entered (a title, a choice, a path, an
+    /// attachment): closing it would lose that, so the screen asks first. The project alone is
+    /// not input: it is chosen for the user when there is one.
+    public var hasUnsavedInput: Bool {
+      !title.trimmingCharacters(in: .whitespaces).isEmpty || milestoneID != nil
+        || !tagIDs.isEmpty || !assigneeIDs.isEmpty
+        || !attachmentPath.trimmingCharacters(in: .whitespaces).isEmpty || !attachments.isEmpty
+    }
+
     /// The state before anything happened.
     public init() {}
   }

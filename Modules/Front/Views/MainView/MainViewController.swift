@@ -35,16 +35,30 @@ public final class MainViewController: ReactorViewController<MainViewReactor> {
     slideMenu.items =
       provider.menuEntries.map { entry in
         MenuItem(entry.title) { [weak self] in self?.open(entry) }
-      } + [MenuItem("Sign out") { [weak self] in self?.reactor.send(.signOut) }]
+      } + [MenuItem("Sign out") { [weak self] in self?.signOut() }]
     window?.slideMenu = slideMenu
     window?.statusViewController = provider.makeConnectionBannerViewController()
     reactor.send(.load)
   }
 
+  /// Opens a section in place of the screens above this one, asking first if one of them
+  /// holds unsaved input.
   private func open(_ entry: MainMenuEntry) {
     guard let stack = navigationController else { return }
-    stack.popToRoot()
-    stack.push(entry.makeViewController())
+    leaveScreensAbove {
+      stack.popToRoot()
+      stack.push(entry.makeViewController())
+    }
+  }
+
+  /// Signs out, asking first if a screen above holds unsaved input.
+  private func signOut() {
+    leaveScreensAbove { [reactor] in reactor.send(.signOut) }
+  }
+
+  private func leaveScreensAbove(then leave: @escaping () -> Void) {
+    guard let stack = navigationController, let window else { return leave() }
+    window.leaveAfterAsking(Array(stack.viewControllers.dropFirst()), then: leave)
   }
 
   /// The greeting, the sections and sign-out.

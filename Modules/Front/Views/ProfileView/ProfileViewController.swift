@@ -8,6 +8,11 @@ public final class ProfileViewController: ReactorViewController<ProfileViewReact
     super.init(reactor: reactor, title: "Profile")
   }
 
+  /// Edits not yet saved are not thrown away by Esc without asking.
+  public override var unsavedChangesWarning: String? {
+    reactor.currentState.hasChanges ? "Your changes to the profile will be lost." : nil
+  }
+
   /// Loads the user.
   public override func viewDidAttach() {
     reactor.send(.load)

@@ -26,6 +26,11 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
     }
   }
 
+  /// A form with input asks before Esc throws it away.
+  public override var unsavedChangesWarning: String? {
+    reactor.currentState.hasUnsavedInput ? "The task you are writing will be lost." : nil
+  }
+
   /// Loads the projects.
   public override func viewDidAttach() {
     reactor.send(.load)
