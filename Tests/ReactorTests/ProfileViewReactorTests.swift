@@ -57,6 +57,48 @@ struct ProfileViewReactorTests {
     try await tester.finish()
   }
 
+  /// Fields over their limits are named before any request; a server's refusal names each
+  /// field it lists ("Some fields are too long." alone said none).
+  @Test func aSaveOverALimitNamesEachField() async throws {
+    let users = FakeUserService()
+    let tester = try await loadedTester(users)
+    let name = String(repeating: "n", count: ProfileViewReactor.displayNameLimit.maximumLength + 2)
+    let bio = String(repeating: "b", count: ProfileViewReactor.bioLimit.maximumLength + 1)
+    tester.send(.setDisplayName(name))
+    try await tester.expect { $0.displayName = name }
+    tester.send(.setBio(bio))
+    try await tester.expect { $0.bio = bio }
+    tester.send(.save)
+    let nameProblem = "Display name is 42 characters long; the most is 40."
+    let bioProblem = "Bio is 281 characters long; the most is 280."
+    try await tester.expect { $0.fieldProblems = ["displayName": nameProblem, "bio": bioProblem] }
+    try await tester.expectEvents(
+      .alert(title: "Could not save the profile", message: nameProblem + " " + bioProblem))
+
+    tester.send(.setDisplayName("Alice"))
+    try await tester.expect {
+      $0.displayName = "Alice"
+      $0.fieldProblems = ["bio": bioProblem]
+    }
+    tester.send(.setBio("Short"))
+    try await tester.expect {
+      $0.bio = "Short"
+      $0.fieldProblems = [:]
+    }
+    users.fail(
+      with: ServiceError(
+        .validation, "Some fields are too long.", fields: ["title": "at most 60 characters"]))
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect { $0.fieldProblems = ["title": "at most 60 characters"] }
+    try await tester.expectEvents(
+      .alert(
+        title: "Could not save the profile",
+        message: "Some fields are too long. Title: at most 60 characters."))
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+  }
+
   @Test func offlineASaveKeepsTheEditsAndSucceedsWhenTriedAgain() async throws {
     let users = FakeUserService()
     let tester = try await loadedTester(users)

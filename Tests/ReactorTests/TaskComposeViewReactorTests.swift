@@ -166,6 +166,56 @@ struct TaskComposeViewReactorTests {
     try await tester.finish()
   }
 
+  /// A refused save names the field and why: over the title's limit it is refused before any
+  /// request; a server's refusal names each field it lists, which the state keeps (the view
+  /// marks it) until that field is edited.
+  @Test func aRefusedSaveNamesTheFieldAndWhy() async throws {
+    let tasks = FakeTaskService()
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.answer(1, with: .sample(1))
+    let limit = TaskComposeViewReactor.titleLimit.maximumLength
+    tester.send(.setTitle(String(repeating: "x", count: limit + 1)))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    tester.isExhaustive = true
+    tester.send(.save)
+    let problem = "Title is \(limit + 1) characters long; the most is \(limit)."
+    try await tester.expect { $0.fieldProblems = ["title": problem] }
+    try await tester.expectEvents(.alert(title: "Could not save the task", message: problem))
+    #expect(tasks.createdDrafts.isEmpty)
+
+    tester.send(.setTitle("Fine"))
+    try await tester.expect {
+      $0.title = "Fine"
+      $0.fieldProblems = [:]
+    }
+    tasks.failCreation(
+      with: ServiceError(
+        .validation, "Check the highlighted fields.",
+        fields: ["tagIDs": "not tags of this project", "title": "at most 120 characters"]))
+    tester.send(.save)
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect {
+      $0.fieldProblems = ["tagIDs": "not tags of this project", "title": "at most 120 characters"]
+    }
+    try await tester.expectEvents(
+      .alert(
+        title: "Could not save the task",
+        message:
+          "Check the highlighted fields. Tags: not tags of this project. Title: at most 120 characters."
+      ))
+    try await tester.expect { $0.isSaving = false }
+    tester.send(.toggleTag(100))
+    try await tester.expect {
+      $0.tagIDs = [100]
+      $0.fieldProblems = ["title": "at most 120 characters"]
+    }
+    try await tester.finish()
+  }
+
   @Test func offlineASaveKeepsEveryFieldAndSucceedsWhenTriedAgain() async throws {
     let tasks = FakeTaskService()
     let tester = makeTester(tasks)

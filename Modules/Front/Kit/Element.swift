@@ -48,16 +48,20 @@ public struct TextField {
   public var onChange: (String) -> Void
   /// Called when Enter is pressed in the field.
   public var onSubmit: (() -> Void)?
+  /// The most characters the field takes (typing stops there; a script's `type` with more is
+  /// refused), shown as a count while the field has the focus; `nil` for no limit.
+  public var maximumLength: Int?
 
   /// Creates a field.
   public init(
-    id: String, label: String, text: String, isSecure: Bool = false,
+    id: String, label: String, text: String, isSecure: Bool = false, maximumLength: Int? = nil,
     onChange: @escaping (String) -> Void, onSubmit: (() -> Void)? = nil
   ) {
     self.id = id
     self.label = label
     self.text = text
     self.isSecure = isSecure
+    self.maximumLength = maximumLength
     self.onChange = onChange
     self.onSubmit = onSubmit
   }

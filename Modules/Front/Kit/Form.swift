@@ -85,17 +85,7 @@ struct Form {
       case .spacer:
         lines.append(Line(spans: []))
       case .field(let field):
-        let id = "field:\(field.id)"
-        let focused = state.focusedID == id
-        let shown = field.isSecure ? String(repeating: "•", count: field.text.count) : field.text
-        let box = shown + (focused ? "▏" : "")
-        let padding = String(repeating: " ", count: max(0, 24 - box.displayWidth))
-        lines.append(
-          Line(
-            spans: [
-              Span(text: "\(field.label): ", style: focused ? .bold : .plain),
-              Span(text: box + padding, style: TextStyle(isInverse: focused, isUnderlined: true)),
-            ], focusID: id))
+        lines.append(fieldLine(field, width: width, state: state))
       case .list(let list):
         let id = "list:\(list.id)"
         lines.append(Line(spans: [Span(text: list.title, style: .bold)]))
@@ -139,6 +129,41 @@ struct Form {
     return lines
   }
 
+  /// A field's row: its label, its box (at least 24 columns, scrolled sideways so the cursor
+  /// stays in view, `«` and `»` where text is hidden), and while focused its count against its
+  /// limit.
+  private func fieldLine(_ field: TextField, width: Int, state: FormState) -> Line {
+    let id = "field:\(field.id)"
+    let focused = state.focusedID == id
+    let label = "\(field.label): "
+    let shown: [Character] =
+      field.isSecure ? Array(repeating: "•", count: field.text.count) : Array(field.text)
+    let count = field.maximumLength.map { " \(field.text.count)/\($0)" } ?? ""
+    // The frame leaves a column at each side.
+    let room = max(8, width - 2 - label.displayWidth - (focused ? count.displayWidth : 0))
+    let box: String
+    if focused {
+      let cursor = min(max(0, state.fieldCursors[id] ?? shown.count), shown.count)
+      let visible = FieldEditing.visibleWindow(of: shown, cursor: cursor, width: room)
+      box =
+        (visible.hiddenLeft ? "«" : "") + visible.before + "▏" + visible.after
+        + (visible.hiddenRight ? "»" : "")
+    } else {
+      let visible = FieldEditing.visibleWindow(of: shown, cursor: 0, width: room + 1)
+      box = visible.after + (visible.hiddenRight ? "»" : "")
+    }
+    let padding = String(repeating: " ", count: max(0, min(24, room) - box.displayWidth))
+    var spans = [
+      Span(text: label, style: focused ? .bold : .plain),
+      Span(text: box + padding, style: TextStyle(isInverse: focused, isUnderlined: true)),
+    ]
+    if focused, !count.isEmpty {
+      let isFull = field.text.count >= (field.maximumLength ?? .max)
+      spans.append(Span(text: count, style: isFull ? .warning : .dim))
+    }
+    return Line(spans: spans, focusID: id)
+  }
+
   /// Splits `text` into rows of at most `width` columns, at spaces where possible.
   static func wrap(_ text: String, width: Int) -> [String] {
     var rows: [String] = []
@@ -171,6 +196,16 @@ struct Form {
     guard let focused = state.focusedID else {
       return false
     }
+    if let field = field(focused) {
+      var editing = FieldEditing(
+        text: field.text, cursor: state.fieldCursors[focused], maximumLength: field.maximumLength)
+      if editing.apply(key) {
+        state.isFocusAutomatic = false
+        state.fieldCursors[focused] = editing.cursor
+        if editing.text != field.text { field.onChange(editing.text) }
+        return true
+      }
+    }
     switch key {
     case .tab:
       state.moveFocus(by: 1, in: ids)
@@ -202,13 +237,6 @@ struct Form {
       activate(focused, state: &state)
     case .character(" ") where focused.hasPrefix("checklist:"):
       activate(focused, state: &state)
-    case .character(let character):
-      guard let field = field(focused) else { return false }
-      state.isFocusAutomatic = false
-      field.onChange(field.text + String(character))
-    case .backspace:
-      guard let field = field(focused) else { return false }
-      field.onChange(String(field.text.dropLast()))
     default:
       return false
     }
@@ -286,6 +314,10 @@ struct Form {
     else {
       throw .notFound("no field \"\(name)\" (fields: \(Self.names(fields.map(\.id))))")
     }
+    if let limit = field.maximumLength, text.count > limit {
+      throw .invalid(
+        "\(field.label) takes at most \(limit) characters; the text has \(text.count)")
+    }
     field.onChange(text)
   }
 
@@ -341,6 +373,8 @@ struct Form {
 struct FormState {
   var focusedID: String?
   var cursors: [String: Int] = [:]
+  /// Each field's cursor, in characters from its start; a field without one has it at the end.
+  var fieldCursors: [String: Int] = [:]
   /// Whether the focus was placed by the form rather than moved by the user: such a focus
   /// follows the first control (a list that was still loading when the screen first drew).
   var isFocusAutomatic = true

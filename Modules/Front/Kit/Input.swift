@@ -44,6 +44,9 @@ public enum Key: Sendable, Equatable {
   case function(Int)
   /// Alt (Meta) with a character: `ESC x` as terminals send it.
   case alt(Character)
+  /// Control with a letter the app has no other name for: Ctrl-A is `control("a")` (Ctrl-C,
+  /// Ctrl-Q, Ctrl-O, Ctrl-Z, Tab, Enter and Backspace are keys of their own).
+  case control(Character)
 }
 
 /// Decodes terminal input bytes into keys, keeping incomplete sequences for the next bytes.
@@ -92,6 +95,10 @@ public struct KeyDecoder: Sendable {
         pending.removeFirst()
       case 0x1A:
         keys.append(.suspend)
+        pending.removeFirst()
+      case 0x01...0x1A:
+        // Ctrl-A to Ctrl-Z not taken above: readline's editing keys among them.
+        keys.append(.control(Character(UnicodeScalar(byte + 0x60))))
         pending.removeFirst()
       case 0x00..<0x20:
         pending.removeFirst()
@@ -303,6 +310,8 @@ public enum ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
   case notFound(String)
   /// The control exists but cannot be used now.
   case disabled(String)
+  /// The control does not take what the command gives it (a text over a field's limit).
+  case invalid(String)
   /// An alert is showing; it must be dismissed first.
   case alertShowing(String)
   /// `expect` or `wait` did not see its text in time, or `expect-not` saw it.
@@ -312,7 +321,7 @@ public enum ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .syntax(let message), .notFound(let message), .disabled(let message),
-      .expectationFailed(let message):
+      .invalid(let message), .expectationFailed(let message):
       message
     case .alertShowing(let message):
       "an alert is showing (\(message)); dismiss it with \"tap OK\""

@@ -30,6 +30,8 @@ public final class ProfileViewReactor: ReactorProtocol {
     case setBio(String)
     /// Saving started or ended.
     case setSaving(Bool)
+    /// What is wrong with each field a save was refused for (by the server's field names).
+    case setFieldProblems([String: String])
   }
 
   /// One-shot outputs: alerts and toasts, which the screen shows by itself.
@@ -70,6 +72,9 @@ public final class ProfileViewReactor: ReactorProtocol {
     public var bio = ""
     /// Whether a save is in flight.
     public var isSaving = false
+    /// What is wrong with each field the last save was refused for, by field name
+    /// (`displayName`, `title`, `bio`); a field's entry goes when it is edited.
+    public var fieldProblems: [String: String] = [:]
 
     /// Whether the fields differ from the saved user.
     public var hasChanges: Bool {
@@ -114,6 +119,17 @@ public final class ProfileViewReactor: ReactorProtocol {
     case .save:
       let state = currentState
       guard state.hasChanges, !state.isSaving else { return .none }
+      let tooLong = Self.limits.compactMap { field, limit in
+        limit.problem(with: state[keyPath: field.text]).map { (field.name, $0) }
+      }
+      guard tooLong.isEmpty else {
+        return .concat(
+          .just(.setFieldProblems(Dictionary(tooLong) { first, _ in first })),
+          .event(
+            .alert(
+              title: "Could not save the profile",
+              message: tooLong.map(\.1).joined(separator: " "))))
+      }
       return .concat(
         .just(.setSaving(true)),
         .run { send in
@@ -125,15 +141,40 @@ public final class ProfileViewReactor: ReactorProtocol {
         .just(.setSaving(false))
       )
       .catch { error in
-        .concat(.event(Self.saveFailure(error)), .just(.setSaving(false)))
+        let problems = ErrorMessage.fieldProblems(in: error)
+        guard !problems.isEmpty else {
+          return .concat(.event(Self.saveFailure(error)), .just(.setSaving(false)))
+        }
+        return .concat(
+          .just(
+            .setFieldProblems(
+              Dictionary(problems.map { ($0.field, $0.problem) }) { first, _ in first })),
+          .event(Self.saveFailure(error)), .just(.setSaving(false)))
       }
     }
   }
 
+  /// The longest display name (the view's field and the save both use it).
+  public static let displayNameLimit = FieldLimit("Display name", maximumLength: 40)
+  /// The longest title.
+  public static let titleLimit = FieldLimit("Title", maximumLength: 60)
+  /// The longest bio.
+  public static let bioLimit = FieldLimit("Bio", maximumLength: 280)
+
+  /// Each field's limit, by the server's name for the field, in the form's order.
+  private static let limits: [(field: (name: String, text: KeyPath<State, String>), FieldLimit)] =
+    [
+      (("displayName", \.displayName), displayNameLimit), (("title", \.title), titleLimit),
+      (("bio", \.bio), bioLimit),
+    ]
+
   /// The alert for a failed save: offline, it says so and that the edits are kept.
   private static func saveFailure(_ error: any Error) -> Event {
     guard ErrorMessage.isOffline(error) else {
-      return .alert(title: "Could not save the profile", message: ErrorMessage.text(for: error))
+      return .alert(
+        title: "Could not save the profile",
+        message: ErrorMessage.text(
+          for: error, labels: ["displayName": "Display name", "title": "Title", "bio": "Bio"]))
     }
     let alert = ErrorMessage.offlineAlert("Your profile was not saved.")
     return .alert(title: alert.title, message: alert.message)
@@ -155,10 +196,17 @@ public final class ProfileViewReactor: ReactorProtocol {
         state.title = user.title
         state.bio = user.bio
       }
-    case .setDisplayName(let name): state.displayName = name
-    case .setTitle(let title): state.title = title
-    case .setBio(let bio): state.bio = bio
+    case .setDisplayName(let name):
+      state.displayName = name
+      state.fieldProblems["displayName"] = nil
+    case .setTitle(let title):
+      state.title = title
+      state.fieldProblems["title"] = nil
+    case .setBio(let bio):
+      state.bio = bio
+      state.fieldProblems["bio"] = nil
     case .setSaving(let isSaving): state.isSaving = isSaving
+    case .setFieldProblems(let problems): state.fieldProblems = problems
     }
     return state
   }

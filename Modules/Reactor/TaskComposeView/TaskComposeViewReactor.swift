@@ -63,6 +63,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case appendAttachment(Attachment)
     /// Saving started or ended.
     case setSaving(Bool)
+    /// What is wrong with each field a save was refused for (by the server's field names).
+    case setFieldProblems([String: String])
   }
 
   /// One-shot outputs.
@@ -109,6 +111,10 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     public var isUploading = false
     /// Whether the task is being saved.
     public var isSaving = false
+    /// What is wrong with each field the last save was refused for, by field name (`title`,
+    /// `milestoneID`, `tagIDs`, `assigneeIDs`, `attachmentIDs`); a field's entry goes when it
+    /// is edited.
+    public var fieldProblems: [String: String] = [:]
 
     /// Whether "Save" can be tapped: a project is chosen that the user may create tasks in (or
     /// whose context could not be fetched, offline: saving fetches it first), the title is not
@@ -196,6 +202,11 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         projectID: projectID, title: state.title, milestoneID: state.milestoneID,
         tagIDs: state.tagIDs, assigneeIDs: state.assigneeIDs,
         attachmentIDs: state.attachments.map(\.id))
+      if let problem = Self.titleLimit.problem(with: state.title) {
+        return .concat(
+          .just(.setFieldProblems(["title": problem])),
+          .event(.alert(title: "Could not save the task", message: problem)))
+      }
       let needsContext = !state.hasContext
       return .concat(
         .just(.setSaving(true)),
@@ -220,11 +231,16 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         .just(.setSaving(false))
       )
       .catch { error in
-        .concat(
-          .event(
-            Self.alert(
-              title: "Could not save the task", for: error, offline: "The task was not saved.")),
-          .just(.setSaving(false)))
+        let alert = Effect.event(
+          Self.alert(
+            title: "Could not save the task", for: error, offline: "The task was not saved."))
+        let problems = ErrorMessage.fieldProblems(in: error)
+        guard !problems.isEmpty else { return .concat(alert, .just(.setSaving(false))) }
+        return .concat(
+          .just(
+            .setFieldProblems(
+              Dictionary(problems.map { ($0.field, $0.problem) }) { first, _ in first })),
+          alert, .just(.setSaving(false)))
       }
     }
   }
@@ -251,12 +267,21 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     }
   }
 
+  /// The longest title a task may have (the view's field and the save both use it).
+  public static let titleLimit = FieldLimit("Title", maximumLength: 120)
+
+  /// The form's fields as the user knows them, by the names the server uses.
+  public static let fieldLabels = [
+    "title": "Title", "milestoneID": "Milestone", "tagIDs": "Tags", "assigneeIDs": "Assignees",
+    "attachmentIDs": "Attachments",
+  ]
+
   /// The alert for a failed save or upload: offline, it says so and that the draft is kept.
   private static func alert(
     title: String, for error: any Error, offline: String, retry: String = "save again"
   ) -> Event {
     guard ErrorMessage.isOffline(error) else {
-      return .alert(title: title, message: ErrorMessage.text(for: error))
+      return .alert(title: title, message: ErrorMessage.text(for: error, labels: fieldLabels))
     }
     let alert = ErrorMessage.offlineAlert(offline, retry: retry)
     return .alert(title: alert.title, message: alert.message)
@@ -289,10 +314,18 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       state.mayCreate = context.permissions.canCreateTasks
       state.hasContext = true
     case .setLoadingContext(let isLoading): state.isLoadingContext = isLoading
-    case .setTitle(let title): state.title = title
-    case .setMilestone(let milestoneID): state.milestoneID = milestoneID
-    case .toggleTag(let tagID): state.tagIDs.toggle(tagID)
-    case .toggleAssignee(let userID): state.assigneeIDs.toggle(userID)
+    case .setTitle(let title):
+      state.title = title
+      state.fieldProblems["title"] = nil
+    case .setMilestone(let milestoneID):
+      state.milestoneID = milestoneID
+      state.fieldProblems["milestoneID"] = nil
+    case .toggleTag(let tagID):
+      state.tagIDs.toggle(tagID)
+      state.fieldProblems["tagIDs"] = nil
+    case .toggleAssignee(let userID):
+      state.assigneeIDs.toggle(userID)
+      state.fieldProblems["assigneeIDs"] = nil
     case .setAttachmentPath(let path): state.attachmentPath = path
     case .setUploading(let isUploading): state.isUploading = isUploading
     case .appendAttachment(let attachment):
@@ -300,6 +333,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         Choice(id: attachment.id, title: attachment.name, detail: "\(attachment.size) bytes"))
       state.attachmentPath = ""
     case .setSaving(let isSaving): state.isSaving = isSaving
+    case .setFieldProblems(let problems): state.fieldProblems = problems
     }
     return state
   }

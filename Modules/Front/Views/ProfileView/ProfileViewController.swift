@@ -25,22 +25,42 @@ public final class ProfileViewController: ReactorViewController<ProfileViewReact
     var elements: [Element] = [
       .text("Signed in as \(user.username) (\(user.email))", style: .dim),
       .spacer,
-      .field(
-        TextField(
-          id: "name", label: "Display name", text: state.displayName,
-          onChange: { reactor.send(.setDisplayName($0)) })),
-      .field(
-        TextField(
-          id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })
-      ),
-      .field(
-        TextField(id: "bio", label: "Bio", text: state.bio, onChange: { reactor.send(.setBio($0)) })
-      ),
+    ]
+    elements += field(
+      "name", problemKey: "displayName", text: state.displayName,
+      limit: ProfileViewReactor.displayNameLimit
+    ) { reactor.send(.setDisplayName($0)) }
+    elements += field(
+      "title", problemKey: "title", text: state.title, limit: ProfileViewReactor.titleLimit
+    ) { reactor.send(.setTitle($0)) }
+    elements += field("bio", problemKey: "bio", text: state.bio, limit: ProfileViewReactor.bioLimit)
+    {
+      reactor.send(.setBio($0))
+    }
+    elements += [
       .spacer,
       .button(
         Button("Save", isEnabled: state.hasChanges && !state.isSaving) { reactor.send(.save) }),
     ]
     if state.isSaving { elements.append(.spinner("Saving…")) }
+    return elements
+  }
+
+  /// A field labelled and limited by `limit`, and under it what a refused save said about it
+  /// (`problemKey` is the server's name for the field).
+  private func field(
+    _ id: String, problemKey: String, text: String, limit: FieldLimit,
+    onChange: @escaping (String) -> Void
+  ) -> [Element] {
+    var elements: [Element] = [
+      .field(
+        TextField(
+          id: id, label: limit.name, text: text, maximumLength: limit.maximumLength,
+          onChange: onChange))
+    ]
+    if let problem = state.fieldProblems[problemKey] {
+      elements.append(.text("  ⚠ \(limit.name): \(problem)", style: .warning))
+    }
     return elements
   }
 }

@@ -60,9 +60,11 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
       .spacer,
       .field(
         TextField(
-          id: "title", label: "Title", text: state.title, onChange: { reactor.send(.setTitle($0)) })
-      ),
+          id: "title", label: "Title", text: state.title,
+          maximumLength: TaskComposeViewReactor.titleLimit.maximumLength,
+          onChange: { reactor.send(.setTitle($0)) })),
     ]
+    elements += problem(with: "title")
     if state.hasContext {
       let milestones = state.milestones
       elements += [
@@ -88,6 +90,7 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
             },
             onToggle: { reactor.send(.toggleAssignee(state.members[$0].id)) })),
       ]
+      elements += ["milestoneID", "tagIDs", "assigneeIDs"].flatMap(problem)
     }
     elements += [
       .spacer,
@@ -104,6 +107,7 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
           reactor.send(.attach)
         }),
     ]
+    elements += problem(with: "attachmentIDs")
     if state.isUploading { elements.append(.spinner("Uploading…")) }
     elements += [
       .spacer,
@@ -111,5 +115,12 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
     ]
     if state.isSaving { elements.append(.spinner("Saving…")) }
     return elements
+  }
+
+  /// What a refused save said about `field`, under it: the field the alert names, marked.
+  private func problem(with field: String) -> [Element] {
+    guard let problem = state.fieldProblems[field] else { return [] }
+    let label = TaskComposeViewReactor.fieldLabels[field] ?? field
+    return [.text("  ⚠ \(label): \(problem)", style: .warning)]
   }
 }

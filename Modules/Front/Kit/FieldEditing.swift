@@ -1,0 +1,101 @@
+/// A text field's text and cursor, edited as readline edits a line: characters go in at the
+/// cursor, Left/Right/Home/End (and Ctrl-A/Ctrl-E, Alt-B/Alt-F by word) move it, Backspace and
+/// Delete remove one character, Ctrl-U and Ctrl-K remove everything before or after it, Ctrl-W
+/// the word before it. A field with a limit takes no character beyond it.
+struct FieldEditing: Equatable {
+  /// The text, as characters (a cursor position counts characters, not bytes or columns).
+  private(set) var characters: [Character]
+  /// Where the cursor is: `0` before the first character, `characters.count` after the last.
+  private(set) var cursor: Int
+  /// The most characters the field holds, if it has a limit.
+  let maximumLength: Int?
+
+  /// The text with the cursor at `cursor` (clamped to the text; `nil` is the end).
+  init(text: String, cursor: Int?, maximumLength: Int? = nil) {
+    characters = Array(text)
+    self.cursor = min(max(0, cursor ?? characters.count), characters.count)
+    self.maximumLength = maximumLength
+  }
+
+  /// The text.
+  var text: String { String(characters) }
+
+  /// Applies `key`; returns whether it is an editing key (used even when it changes nothing,
+  /// such as Left at the start).
+  mutating func apply(_ key: Key) -> Bool {
+    switch key {
+    case .character(let character):
+      if let maximumLength, characters.count >= maximumLength { return true }
+      characters.insert(character, at: cursor)
+      cursor += 1
+    case .backspace:
+      guard cursor > 0 else { return true }
+      characters.remove(at: cursor - 1)
+      cursor -= 1
+    case .delete, .control("d"):
+      guard cursor < characters.count else { return true }
+      characters.remove(at: cursor)
+    case .left, .control("b"): cursor = max(0, cursor - 1)
+    case .right, .control("f"): cursor = min(characters.count, cursor + 1)
+    case .home, .control("a"): cursor = 0
+    case .end, .control("e"): cursor = characters.count
+    case .control("u"):
+      characters.removeSubrange(0..<cursor)
+      cursor = 0
+    case .control("k"):
+      characters.removeSubrange(cursor...)
+    case .control("w"):
+      let start = wordStart(before: cursor)
+      characters.removeSubrange(start..<cursor)
+      cursor = start
+    case .alt("b"): cursor = wordStart(before: cursor)
+    case .alt("f"): cursor = wordEnd(after: cursor)
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// Where the word before `index` starts: back over spaces, then over the word.
+  private func wordStart(before index: Int) -> Int {
+    var start = index
+    while start > 0, characters[start - 1].isWhitespace { start -= 1 }
+    while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
+    return start
+  }
+
+  /// Where the word after `index` ends: forward over spaces, then over the word.
+  private func wordEnd(after index: Int) -> Int {
+    var end = index
+    while end < characters.count, characters[end].isWhitespace { end += 1 }
+    while end < characters.count, !characters[end].isWhitespace { end += 1 }
+    return end
+  }
+
+  /// The part of `shown` (the text as drawn, one character per character of the text) that fits
+  /// in `width` columns with the cursor mark, scrolled so the cursor is visible: the text
+  /// before the cursor, the text after it, and whether text is hidden on the left or right.
+  static func visibleWindow(
+    of shown: [Character], cursor: Int, width: Int
+  ) -> (before: String, after: String, hiddenLeft: Bool, hiddenRight: Bool) {
+    let width = max(4, width)
+    // The cursor mark takes a column; each hidden side takes one for its arrow.
+    var start = 0
+    func columns(_ range: Range<Int>) -> Int {
+      shown[range].reduce(0) { $0 + $1.displayWidth }
+    }
+    // Scroll right until the text up to the cursor fits (with the mark and a left arrow).
+    while start < cursor, columns(start..<cursor) + 1 + (start > 0 ? 1 : 0) > width {
+      start += 1
+    }
+    let roomAfter = width - columns(start..<cursor) - 1 - (start > 0 ? 1 : 0)
+    var end = cursor
+    while end < shown.count, columns(cursor..<(end + 1)) <= roomAfter { end += 1 }
+    var after = Array(shown[cursor..<end])
+    let hiddenRight = end < shown.count
+    if hiddenRight, !after.isEmpty, columns(cursor..<end) + 1 > roomAfter {
+      after.removeLast()  // room for the right arrow
+    }
+    return (String(shown[start..<cursor]), String(after), start > 0, hiddenRight)
+  }
+}
