@@ -136,18 +136,9 @@ public struct FrameBuffer: Sendable, Equatable {
 }
 
 extension Character {
-  /// Columns the character takes in a terminal: 2 for wide East Asian characters, else 1.
-  var displayWidth: Int {
-    guard let scalar = unicodeScalars.first else { return 1 }
-    switch scalar.value {
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-      return 2
-    default:
-      return 1
-    }
-  }
+  /// Columns the character takes in a terminal: 2 for wide East Asian characters and emoji,
+  /// else 1 (see ``CharacterWidth``).
+  var displayWidth: Int { CharacterWidth.of(self) }
 }
 
 extension String {
