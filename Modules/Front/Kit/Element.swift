@@ -21,6 +21,18 @@ public enum Element {
   /// A loading indicator with a caption.
   case spinner(String)
 
+  /// The id of the control this element is, focusable now or not (a disabled button, an empty
+  /// list): the focus stays on it while it cannot take input, instead of jumping away.
+  var controlID: String? {
+    switch self {
+    case .field(let field): "field:\(field.id)"
+    case .button(let button): "button:\(button.title)"
+    case .list(let list): "list:\(list.id)"
+    case .checklist(let list): "checklist:\(list.id)"
+    case .heading, .text, .spacer, .spinner: nil
+    }
+  }
+
   /// The id of the focusable control this element is, if it is one.
   var focusID: String? {
     switch self {

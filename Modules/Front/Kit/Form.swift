@@ -9,6 +9,9 @@ struct Form {
   /// Focusable controls in order.
   var focusIDs: [String] { elements.compactMap(\.focusID) }
 
+  /// Every control in order, focusable now or not.
+  var controlIDs: [String] { elements.compactMap(\.controlID) }
+
   // MARK: Drawing
 
   /// Draws the form into `frame` within rows `top..<top+height`, scrolled so the focused
@@ -192,7 +195,8 @@ struct Form {
   /// Applies a key; returns whether the form used it.
   func handle(_ key: Key, state: inout FormState) -> Bool {
     let ids = focusIDs
-    state.normalizeFocus(ids)
+    let controls = controlIDs
+    state.normalizeFocus(ids, controls: controls)
     guard let focused = state.focusedID else {
       return false
     }
@@ -208,9 +212,9 @@ struct Form {
     }
     switch key {
     case .tab:
-      state.moveFocus(by: 1, in: ids)
+      state.moveFocus(by: 1, in: ids, controls: controls)
     case .backTab:
-      state.moveFocus(by: -1, in: ids)
+      state.moveFocus(by: -1, in: ids, controls: controls)
     case .up, .down:
       let step = key == .up ? -1 : 1
       if let count = itemCount(of: focused) {
@@ -221,7 +225,7 @@ struct Form {
           return true
         }
       }
-      state.moveFocus(by: step, in: ids)
+      state.moveFocus(by: step, in: ids, controls: controls)
     case .left, .right:
       // Along a row of buttons; Left on the first and Right on the last stay put.
       guard let row = buttonRows.first(where: { $0.contains(focused) }),
@@ -267,7 +271,11 @@ struct Form {
       case .list(let list): list.onSelect(state.cursor(for: id, count: list.items.count))
       case .checklist(let list): list.onToggle(state.cursor(for: id, count: list.items.count))
       case .field(let field):
-        if let submit = field.onSubmit { submit() } else { state.moveFocus(by: 1, in: focusIDs) }
+        if let submit = field.onSubmit {
+          submit()
+        } else {
+          state.moveFocus(by: 1, in: focusIDs, controls: controlIDs)
+        }
       default: break
       }
     }
@@ -383,16 +391,31 @@ struct FormState {
     min(max(0, cursors[id] ?? 0), max(0, count - 1))
   }
 
-  /// Keeps the focus on an existing control, or moves it to the first one.
-  mutating func normalizeFocus(_ ids: [String]) {
-    if let focusedID, ids.contains(focusedID), !isFocusAutomatic { return }
+  /// Keeps the focus on a control the user put it on while that control is on the screen,
+  /// even while it cannot take input (a button disabled while its work runs: the focus is
+  /// there again when it is enabled); otherwise puts it on the first focusable control.
+  mutating func normalizeFocus(_ ids: [String], controls: [String]) {
+    if let focusedID, !isFocusAutomatic, controls.contains(focusedID) { return }
     focusedID = ids.first
     isFocusAutomatic = true
   }
 
-  mutating func moveFocus(by step: Int, in ids: [String]) {
+  /// Moves the focus `step` focusable controls along `ids` (wrapping); from a control that
+  /// cannot take input now, to the nearest focusable one in that direction.
+  mutating func moveFocus(by step: Int, in ids: [String], controls: [String] = []) {
     guard !ids.isEmpty else { return }
     isFocusAutomatic = false
+    if let focusedID, !ids.contains(focusedID), let position = controls.firstIndex(of: focusedID) {
+      let direction = step < 0 ? -1 : 1
+      for offset in 1...controls.count {
+        let count = controls.count
+        let candidate = controls[((position + direction * offset) % count + count) % count]
+        if ids.contains(candidate) {
+          self.focusedID = candidate
+          return
+        }
+      }
+    }
     let current = focusedID.flatMap { ids.firstIndex(of: $0) } ?? 0
     focusedID = ids[(current + step + ids.count) % ids.count]
   }

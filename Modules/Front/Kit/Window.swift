@@ -239,7 +239,7 @@ public final class Window {
     if let content = top?.contentViewController {
       var state = content.formState
       let form = Form(elements: content.body())
-      state.normalizeFocus(form.focusIDs)
+      state.normalizeFocus(form.focusIDs, controls: form.controlIDs)
       content.formState = state
       form.draw(
         into: &frame, top: contentTop, height: contentHeight, state: state,
