@@ -23,18 +23,33 @@ struct Form {
     let focusedLine =
       lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID && $0.isCursor }
       ?? lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID }
+    // When the form is taller than its rows, "↑ more" and "↓ more" take rows of their own,
+    // so they never hide a line; the focused line is always among those drawn.
+    func visibleRows(from offset: Int) -> (first: Int, count: Int) {
+      guard lines.count > height else { return (0, lines.count) }
+      let first = offset > 0 ? 1 : 0
+      var count = height - first
+      if offset + count < lines.count { count -= 1 }
+      return (first, max(1, count))
+    }
     var offset = 0
-    if let focusedLine, focusedLine >= height { offset = focusedLine - height + 1 }
-    for (row, line) in lines.dropFirst(offset).prefix(height).enumerated() {
+    if let focusedLine {
+      while focusedLine >= offset + visibleRows(from: offset).count, offset < lines.count - 1 {
+        offset += 1
+      }
+    }
+    let rows = visibleRows(from: offset)
+    for (row, line) in lines.dropFirst(offset).prefix(rows.count).enumerated() {
       var x = 1
       for span in line.spans {
         x += frame.write(
-          span.text, x: x, y: top + row, style: span.style, maxWidth: frame.width - x - 1)
+          span.text, x: x, y: top + rows.first + row, style: span.style,
+          maxWidth: frame.width - x - 1)
       }
     }
-    if offset > 0 { frame.write("↑ more", x: frame.width - 8, y: top, style: .dim) }
-    if lines.count - offset > height {
-      frame.write("↓ more", x: frame.width - 8, y: top + height - 1, style: .dim)
+    if offset > 0 { frame.write(" ↑ more", x: 0, y: top, style: .dim) }
+    if offset + rows.count < lines.count {
+      frame.write(" ↓ more", x: 0, y: top + rows.first + rows.count, style: .dim)
     }
   }
 
@@ -54,20 +69,39 @@ struct Form {
     var lines: [Line] = []
     var pendingButtons: [Button] = []
 
+    // A run of buttons shares a row, wrapped onto more rows when the window is too narrow:
+    // every button is drawn, so Tab never lands on one that is not.
     func flushButtons() {
       guard !pendingButtons.isEmpty else { return }
-      var spans: [Span] = []
-      var focusID: String?
+      var rows: [[Button]] = [[]]
+      var rowWidth = 0
       for button in pendingButtons {
-        let id = "button:\(button.title)"
-        let focused = state.focusedID == id && button.isEnabled
-        if focused { focusID = id }
-        let style: TextStyle = !button.isEnabled ? .dim : focused ? .inverse : .bold
-        spans.append(Span(text: "[ \(button.title) ]", style: style))
-        spans.append(Span(text: " ", style: .plain))
+        let buttonWidth = "[ \(button.title) ] ".displayWidth
+        if rowWidth > 0, rowWidth + buttonWidth > width - 1 {
+          rows.append([])
+          rowWidth = 0
+        }
+        rows[rows.count - 1].append(button)
+        rowWidth += buttonWidth
       }
-      lines.append(
-        Line(spans: spans, focusID: focusID ?? pendingButtons.first.map { "button:\($0.title)" }))
+      for row in rows {
+        var spans: [Span] = []
+        var focusID: String?
+        for button in row {
+          let id = "button:\(button.title)"
+          let focused = state.focusedID == id && button.isEnabled
+          if focused { focusID = id }
+          let style: TextStyle = !button.isEnabled ? .dim : focused ? .inverse : .bold
+          spans.append(Span(text: "[ \(button.title) ]", style: style))
+          spans.append(Span(text: " ", style: .plain))
+        }
+        let rowIDs = row.map { "button:\($0.title)" }
+        // The row holds the focus when the focused button is on it, even disabled.
+        if focusID == nil, let focusedID = state.focusedID, rowIDs.contains(focusedID) {
+          focusID = focusedID
+        }
+        lines.append(Line(spans: spans, focusID: focusID ?? rowIDs.first))
+      }
       pendingButtons.removeAll()
     }
 
@@ -95,13 +129,17 @@ struct Form {
         if list.items.isEmpty {
           lines.append(Line(spans: [Span(text: "  " + list.emptyText, style: .dim)]))
         }
+        // Numbers right-aligned, so the titles stay in one column past item 9; typing a
+        // number chooses its item (see `handle`).
+        let numberWidth = String(list.items.count).count
         for (index, item) in list.items.enumerated() {
           let isCursor =
             state.focusedID == id && state.cursor(for: id, count: list.items.count) == index
           let marker = item.isSelected ? "●" : " "
+          let number = String(index + 1)
+          let padded = String(repeating: " ", count: numberWidth - number.count) + number
           var spans = [
-            Span(
-              text: " \(marker) \(index + 1). \(item.title)", style: isCursor ? .inverse : .plain)
+            Span(text: " \(marker) \(padded). \(item.title)", style: isCursor ? .inverse : .plain)
           ]
           if !item.detail.isEmpty { spans.append(Span(text: "  \(item.detail)", style: .dim)) }
           lines.append(Line(spans: spans, focusID: id, isCursor: isCursor))
@@ -194,6 +232,8 @@ struct Form {
 
   /// Applies a key; returns whether the form used it.
   func handle(_ key: Key, state: inout FormState) -> Bool {
+    // A number being typed in a list ends with any other key.
+    if !Self.isDigit(key) { state.typedNumber = nil }
     let ids = focusIDs
     let controls = controlIDs
     state.normalizeFocus(ids, controls: controls)
@@ -241,10 +281,43 @@ struct Form {
       activate(focused, state: &state)
     case .character(" ") where focused.hasPrefix("checklist:"):
       activate(focused, state: &state)
+    case .character(let digit) where digit.isASCII && digit.isNumber:
+      guard focused.hasPrefix("list:"), let count = itemCount(of: focused), count > 0 else {
+        return false
+      }
+      choose(digit: digit, in: focused, count: count, state: &state)
+      return true
     default:
       return false
     }
     return true
+  }
+
+  /// A digit typed in a list: the number typed so far (digits typed one after another) moves
+  /// the cursor to its item, and chooses it as soon as no longer number could follow (at
+  /// once in a list of nine or fewer); Enter chooses a shorter one. A number past the end
+  /// starts again from this digit.
+  private func choose(digit: Character, in id: String, count: Int, state: inout FormState) {
+    let value = Int(String(digit)) ?? 0
+    var number = (state.typedNumber?.id == id ? state.typedNumber?.value ?? 0 : 0) * 10 + value
+    if number > count || number == 0 { number = value }
+    guard number >= 1, number <= count else {
+      state.typedNumber = nil
+      return
+    }
+    state.cursors[id] = number - 1
+    state.isFocusAutomatic = false
+    if number * 10 > count {
+      state.typedNumber = nil
+      activate(id, state: &state)
+    } else {
+      state.typedNumber = (id, number)
+    }
+  }
+
+  private static func isDigit(_ key: Key) -> Bool {
+    guard case .character(let character) = key else { return false }
+    return character.isASCII && character.isNumber
   }
 
   /// The focus ids of each run of consecutive buttons, which are drawn on one row.
@@ -383,6 +456,8 @@ struct FormState {
   var cursors: [String: Int] = [:]
   /// Each field's cursor, in characters from its start; a field without one has it at the end.
   var fieldCursors: [String: Int] = [:]
+  /// The number being typed in a list (its id and the number so far).
+  var typedNumber: (id: String, value: Int)?
   /// Whether the focus was placed by the form rather than moved by the user: such a focus
   /// follows the first control (a list that was still loading when the screen first drew).
   var isFocusAutomatic = true

@@ -63,7 +63,9 @@ public final class Window {
   /// The buttons of the confirmation, in order.
   static let keepEditingTitle = "Keep editing"
   static let discardTitle = "Discard"
-  private var toast: (message: String, serial: Int)?
+  /// The toast, its number, and the screen it was first drawn over (it goes when another
+  /// screen is on top: it belongs to where it was shown).
+  private var toast: (message: String, serial: Int, screen: ObjectIdentifier?)?
   private var toastSerial = 0
   private var spinnerFrame = 0
 
@@ -177,7 +179,7 @@ public final class Window {
   public func showToast(_ message: String) {
     toastSerial += 1
     let serial = toastSerial
-    toast = (message, serial)
+    toast = (message, serial, nil)
     setNeedsDisplay()
     let duration = toastDuration
     Task { [weak self] in
@@ -245,14 +247,21 @@ public final class Window {
         into: &frame, top: contentTop, height: contentHeight, state: state,
         spinnerFrame: spinnerFrame)
     }
-    if let toast {
-      frame.write(" ✓ " + toast.message, x: 0, y: size.rows - 2, style: .success)
+    // A toast is drawn over the screen on top when it is first drawn (a form that saves and
+    // closes shows its "Task created" on the list it returns to), and only over that one.
+    let screen = (top?.contentViewController).map(ObjectIdentifier.init)
+    if var shown = toast {
+      if shown.screen == nil {
+        shown.screen = screen
+        toast = shown
+      }
+      if shown.screen == screen {
+        frame.write(" ✓ " + shown.message, x: 0, y: size.rows - 2, style: .success)
+      } else {
+        toast = nil
+      }
     }
-    let help =
-      slideMenu == nil
-      ? " Tab next · Enter choose · Esc back · Ctrl-C quit"
-      : " Tab next · Enter choose · Esc back · Ctrl-O menu · Ctrl-C quit"
-    frame.write(help, x: 0, y: size.rows - 1, style: .dim)
+    frame.write(help(width: size.columns), x: 0, y: size.rows - 1, style: .dim)
     if let menu = slideMenu, menu.isOpen {
       menu.draw(into: &frame, top: contentTop, height: contentHeight)
     }
@@ -268,6 +277,23 @@ public final class Window {
       drawDialog(title: alert.title, message: alert.message, buttons: [("OK", true)], into: &frame)
     }
     return frame
+  }
+
+  /// The key hints that fit in `width` columns: the least useful go first ("Enter choose",
+  /// then "Tab next", "Ctrl-O menu", "Esc back"); "Ctrl-C quit" stays.
+  private func help(width: Int) -> String {
+    var hints: [(text: String, keep: Int)] = [
+      ("Tab next", 2), ("Enter choose", 1), ("Esc back", 4), ("Ctrl-O menu", 3),
+      ("Ctrl-C quit", Int.max),
+    ]
+    if slideMenu == nil { hints.remove(at: 3) }
+    func line() -> String { " " + hints.map(\.text).joined(separator: " · ") }
+    while line().displayWidth > width - 1, hints.count > 1,
+      let least = hints.indices.min(by: { hints[$0].keep < hints[$1].keep })
+    {
+      hints.remove(at: least)
+    }
+    return line()
   }
 
   /// The window drawn as plain text.
