@@ -62,6 +62,11 @@ struct AppConfiguration: Equatable {
     Environment: TRELLIS_SERVER and TRELLIS_LOG_LEVEL set the defaults of --server and
     --log-level; TRELLIS_TRACE=A,B traces reactors as --trace does.
 
+    A script (--script, or lines on standard input) starts from the saved session, as the app
+    does: after one that signed in, the next starts signed in. Give it a --data-dir of its own
+    to start signed out. The embedded backend's data lives in memory: it starts afresh on each
+    launch (the session and its sign-in are what is kept).
+
     Script commands, one per line (# starts a comment):
       tap <button>                 type <field> <text>        select <list> <number|title>
       toggle <checklist> <item>    back                       menu [item]

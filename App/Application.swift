@@ -53,7 +53,12 @@ enum Application {
 
     guard let scriptLines else {
       if let crash = environment["TRELLIS_TEST_CRASH"] { CrashTest.schedule(crash) }
+      // The screen is the terminal: say where the trace goes (seen again after quitting).
+      if configuration.isTracing, let path = logPath(configuration) {
+        StandardStream.error.write("Trellis: the trace is written to \(path)\n")
+      }
       await InteractiveSession(window: dependencies.window).run()
+      reportUnmatchedTraceNames()
       return 0
     }
     var options = ScriptSession.Options()
@@ -63,21 +68,38 @@ enum Application {
     let session = ScriptSession(window: dependencies.window, options: options) { line in
       StandardStream.output.write(line + "\n")
     }
-    switch await session.run(scriptLines) {
+    let outcome = await session.run(scriptLines)
+    reportUnmatchedTraceNames()
+    switch outcome {
     case .completed: return 0
     case .failed: return 1
     }
   }
 
-  /// Logs go to a file in interactive mode (the terminal is the screen), to standard error in
-  /// script mode, or to `--log-file`.
-  static func bootstrapLogging(_ configuration: AppConfiguration) {
-    let path =
-      configuration.logFile
+  /// Says which `--trace` (or `TRELLIS_TRACE`) names matched no reactor that ran, and which
+  /// reactors did: a misspelt name otherwise traces nothing in silence.
+  static func reportUnmatchedTraceNames() {
+    let (unmatched, started) = ReactorTrace.namesThatMatchedNothing()
+    guard !unmatched.isEmpty else { return }
+    StandardStream.error.write(
+      "Trellis: --trace \(unmatched.joined(separator: ", ")) traced nothing: no reactor of that "
+        + "type ran (reactors that ran: "
+        + (started.isEmpty ? "none" : started.joined(separator: ", ")) + ")\n")
+  }
+
+  /// Where the logs go: `--log-file`, else the data folder's `trellis.log` in interactive mode;
+  /// `nil` for standard error (script mode).
+  static func logPath(_ configuration: AppConfiguration) -> String? {
+    configuration.logFile
       ?? (configuration.isScripted
         ? nil
         : CompositionRoot.dataDirectory(configuration).appendingPathComponent("trellis.log").path)
-    guard let path else {
+  }
+
+  /// Logs go to a file in interactive mode (the terminal is the screen), to standard error in
+  /// script mode, or to `--log-file`.
+  static func bootstrapLogging(_ configuration: AppConfiguration) {
+    guard let path = logPath(configuration) else {
       LogSystem.bootstrap(sink: StandardErrorLogSink(), minimumLevel: configuration.logLevel)
       return
     }

@@ -82,6 +82,9 @@ do {
 say("Trellis demo backend on \(server.baseURL)")
 say("Run the app against it: swift run Trellis --server \(server.baseURL)")
 say("Accounts: alice / alice1234, bob / bob1234, carol / carol1234. Ctrl-C stops.")
+say(
+  "The demo data (projects, tasks, uploads, profile edits) lives in memory: it starts afresh "
+    + "on each launch.")
 
 signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)

@@ -55,6 +55,22 @@ struct EndToEndTests {
     #expect(app.dependencies.authService.sessionState.value == .signedOut)
   }
 
+  /// The script README shows (`--script Tests/Scripts/tour.trellis`) runs to its end.
+  @Test func theTourScriptInTheReadmeRuns() async throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Scripts/tour.trellis")
+    let script = try String(contentsOf: path, encoding: .utf8)
+    let commands = script.split(separator: "\n").filter {
+      let line = $0.trimmingCharacters(in: .whitespaces)
+      return !line.isEmpty && !line.hasPrefix("#")
+    }
+    let app = try AppHarness(.embedded)
+    defer { app.cleanUp() }
+    let outcome = await app.run(script)
+    #expect(
+      outcome == .completed(commands: commands.count), "\(app.transcript.joined(separator: "\n"))")
+  }
+
   @Test(arguments: AppHarness.Mode.allCases)
   func anExpiredTokenIsRefreshedWithoutTheUserNoticing(mode: AppHarness.Mode) async throws {
     let app = try AppHarness(mode)

@@ -41,10 +41,12 @@ struct ProcessTests {
 @Suite("Relaunching the app", .timeLimit(.minutes(1)))
 struct RelaunchTests {
   /// Runs Trellis in script mode on `script`; returns its status and everything it printed.
-  private func run(_ script: String, dataDirectory: URL) throws -> (Int32, String) {
+  private func run(
+    _ script: String, dataDirectory: URL, arguments: [String] = []
+  ) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = trellisExecutable
-    process.arguments = ["--instant", "--quiet", "--data-dir", dataDirectory.path]
+    process.arguments = ["--instant", "--quiet", "--data-dir", dataDirectory.path] + arguments
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
@@ -80,5 +82,21 @@ struct RelaunchTests {
     let third = try run("expect Sign in to\n", dataDirectory: data)
     #expect(third.0 == 0, "\(third.1)")
     #expect(!third.1.contains("ended"), "\(third.1)")
+  }
+
+  /// A `--trace` name that matches no reactor (a misspelling) is reported with the names that
+  /// ran, instead of tracing nothing in silence; a right one is not reported.
+  @Test func aTraceNameThatMatchesNoReactorIsReported() throws {
+    try #require(FileManager.default.isExecutableFile(atPath: trellisExecutable.path))
+    let data = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-trace-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: data) }
+    let result = try run(
+      "expect Sign in to\n", dataDirectory: data,
+      arguments: ["--trace", "Login", "--trace", "LoginViewReactor"])
+    #expect(result.0 == 0, "\(result.1)")
+    #expect(result.1.contains("--trace Login traced nothing: no reactor of that type ran"))
+    #expect(result.1.contains("LoginViewReactor"))
+    #expect(!result.1.contains("--trace LoginViewReactor traced nothing"), "\(result.1)")
   }
 }

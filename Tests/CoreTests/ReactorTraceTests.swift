@@ -83,6 +83,18 @@ struct ReactorTraceTests {
     #expect(!lines.joined().contains("hunter2"))
   }
 
+  /// A name asked for that no reactor that started carries is reported, with the types that
+  /// did start (what the app prints for a misspelt `--trace`).
+  @Test func aNameThatMatchesNoReactorIsReported() {
+    ReactorTrace.enable(["TracedSignInReactr"])
+    defer { ReactorTrace.disable(["TracedSignInReactr"]) }
+    let reactor = UntracedCounterReactor()
+    reactor.send(.increment)
+    let report = ReactorTrace.namesThatMatchedNothing()
+    #expect(report.unmatched.contains("TracedSignInReactr"))
+    #expect(report.started.contains("UntracedCounterReactor"))
+  }
+
   @Test func aReactorNotTracedWritesNothing() {
     let reactor = UntracedCounterReactor()
     reactor.send(.increment)

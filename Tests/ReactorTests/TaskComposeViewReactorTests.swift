@@ -116,6 +116,27 @@ struct TaskComposeViewReactorTests {
     await tester.reactor.waitUntilIdle()
   }
 
+  /// A link to a project that is not among the user's (`compose?project=99`) says so, as
+  /// `tasks/999` does, and leaves the choice to the user.
+  @Test func aFormOpenedForAProjectNotAmongTheUsersSaysSo() async throws {
+    let tasks = FakeTaskService()
+    let tester = ReactorTester(
+      TaskComposeViewReactor(serviceProvider: TestServices(taskService: tasks), projectID: 99))
+    tester.send(.load)
+    try await tester.expect {
+      $0.projects = [
+        Choice(id: 1, title: "Mobile App", detail: "MOB"),
+        Choice(id: 2, title: "Backend", detail: "API"),
+      ]
+    }
+    try await tester.expectEvents(
+      .alert(
+        title: "No such project",
+        message: "Project 99 is not one of your projects: choose one from the list."))
+    try await tester.finish()
+    #expect(tester.reactor.currentState.projectID == nil)
+  }
+
   @Test func savingCreatesTheTaskShowsAToastAndCloses() async throws {
     let tasks = FakeTaskService()
     let tester = makeTester(tasks)

@@ -22,6 +22,9 @@ public enum ReactorTrace {
   public static let environmentVariable = "TRELLIS_TRACE"
 
   private static let names = Lock<Set<String>?>(nil)
+  /// The reactor types that started while a trace was asked for (to report a name that
+  /// matched none).
+  private static let started = Lock<Set<String>>([])
 
   /// Traces the reactor types named in `names` (`"*"` traces every reactor), besides those
   /// the environment names. Reactors already started are not affected.
@@ -44,11 +47,22 @@ public enum ReactorTrace {
   /// Whether reactors of type `type` are traced.
   public static func isEnabled(for type: Any.Type) -> Bool {
     let name = String(describing: type)
-    return names.withLock { current in
+    let (isTraced, isAsked) = names.withLock { current in
       let enabled = current ?? fromEnvironment()
       current = enabled
-      return enabled.contains(name) || enabled.contains("*")
+      return (enabled.contains(name) || enabled.contains("*"), !enabled.isEmpty)
     }
+    if isAsked { started.withLock { _ = $0.insert(name) } }
+    return isTraced
+  }
+
+  /// The names asked to be traced that no reactor started so far was called (a misspelt
+  /// `--trace Login`), and the reactor types that did start, sorted: for the app to report
+  /// instead of tracing nothing in silence.
+  public static func namesThatMatchedNothing() -> (unmatched: [String], started: [String]) {
+    let asked = names.withLock { $0 ?? fromEnvironment() }
+    let started = started.withLock { $0 }
+    return (asked.subtracting(started).subtracting(["*"]).sorted(), started.sorted())
   }
 
   private static func fromEnvironment() -> Set<String> {

@@ -164,11 +164,17 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       return .run { [weak self] send in
         let projects = try await taskService.projects(forceRefresh: false)
         send(.setProjects(projects))
-        // Opened from a project's task list: that project, once the user's projects confirm it.
-        if let preselected, projects.contains(where: { $0.id == preselected }),
-          self?.currentState.projectID == nil
-        {
+        // Opened from a project's task list (or a link): that project, once the user's
+        // projects confirm it; one that is not among them is said, not ignored.
+        guard let preselected, self?.currentState.projectID == nil else { return }
+        if projects.contains(where: { $0.id == preselected }) {
           send.action(.selectProject(preselected))
+        } else {
+          send.event(
+            .alert(
+              title: "No such project",
+              message:
+                "Project \(preselected) is not one of your projects: choose one from the list."))
         }
       }
       .catch { error in
