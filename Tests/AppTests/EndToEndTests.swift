@@ -55,10 +55,10 @@ struct EndToEndTests {
     #expect(app.dependencies.authService.sessionState.value == .signedOut)
   }
 
-  /// The script README shows (`--script Tests/Scripts/tour.trellis`) runs to its end.
+  /// The script README shows (`--script Tests/Scripts/tour.txt`) runs to its end.
   @Test func theTourScriptInTheReadmeRuns() async throws {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Scripts/tour.trellis")
+      .deletingLastPathComponent().appendingPathComponent("Scripts/tour.txt")
     let script = try String(contentsOf: path, encoding: .utf8)
     let commands = script.split(separator: "\n").filter {
       let line = $0.trimmingCharacters(in: .whitespaces)

@@ -12,7 +12,7 @@ struct DeepLinkTests {
   }
 
   @Test(arguments: [
-    ("https://tasks/2", "is not a trellis:// link"),
+    ("https://tasks/2", "is not a link of this app (trellis://...)"),
     ("trellis://tasks/<script>", "is not a valid part of a link"),
     ("trellis://tasks/%2e%2e", "is not a valid part of a link"),
     ("trellis://tasks?x=1=2=\u{1}", "is not a valid query item"),

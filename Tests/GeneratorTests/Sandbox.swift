@@ -22,7 +22,7 @@ struct Sandbox {
     for item in [
       "Package.swift", "README.md", "App", "Modules", "Templates", ".ci", "Tests/AppTests",
       "Tests/TestSupport",
-      "Tests/Benchmarks/AppBenchmark", "Tests/Benchmarks/GeneratorBenchmark",
+      "Tests/Benchmarks/AppBenchmark", "Tests/Benchmarks/GeneratorBenchmark", "Tests/Scripts",
     ] {
       let destination = root + "/" + item
       try manager.createDirectory(

@@ -252,10 +252,68 @@ struct RenameTests {
         == "import \(upper)Core\nimport Testing\n\nlet x = 1\n")
     #expect(
       try sandbox.read("Tests/AppTests/Identity.swift") == """
-        let \(lower): String = "x"  // \(old):marker \(old)://tasks
+        let \(lower): String = "x"  // \(old):marker \(lower)://tasks
         func use() -> String { \(lower) + "\(old)-gen" }
 
         """)
+  }
+
+  /// Every spelling a rename writes, the next rename finds again: renaming away and back
+  /// gives the tree it started from, byte for byte, through names of every shape.
+  @Test(arguments: ["My App", "order-desk", "Zeta9", "HTTPKit"])
+  func renamingThereAndBackChangesNothing(shape: String) throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let original = try sandbox.projectName()
+    let before = try sandbox.snapshot()
+    // (Names no file of the tree mentions: a doc that says "AcmeCore" would be renamed too.)
+    for name in ["orbit", shape, "Quasar", original] {
+      let result = sandbox.run("rename", name)
+      #expect(result.status == 0, "rename \(name): \(result.errors)")
+    }
+    let after = try sandbox.snapshot()
+    for (path, text) in before where after[path] != text {
+      let changed = zip(text.split(separator: "\n"), (after[path] ?? "").split(separator: "\n"))
+        .first { $0 != $1 }
+      Issue.record(
+        "\(path) differs after the round trip: \(changed.map { "\($0) -> \($1)" } ?? "")")
+    }
+    #expect(Set(after.keys) == Set(before.keys))
+  }
+
+  /// After a rename the app's links use the new scheme everywhere a user meets them: its
+  /// help, README, and the scheme the app accepts; DemoServer names the renamed product.
+  @Test func theLinksAndCommandsFollowTheRename() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let old = try sandbox.projectName()
+    let (upper, lower) = old == "Acme" ? ("Abacus", "abacus") : ("Acme", "acme")
+    #expect(sandbox.run("rename", "My App").status == 0)
+    #expect(sandbox.run("rename", upper).status == 0)
+    let help = try sandbox.read("App/AppConfiguration.swift")
+    #expect(help.contains("\(lower)://tasks/ID"))
+    #expect(!help.contains("\(old.lowercased())://"))
+    #expect(try sandbox.read("App/CompositionRoot.swift").contains("linkScheme = \"\(lower)\""))
+    let readme = try sandbox.read("README.md")
+    #expect(readme.contains("--open \(lower)://tasks/2"))
+    #expect(!readme.contains("\(old.lowercased())://"))
+    #expect(!readme.contains("my-app"))
+    let server = try sandbox.read("Modules/DemoServer/main.swift")
+    #expect(server.contains("swift run \(upper) --server"))
+    #expect(!server.contains("swift run \(old) "))
+  }
+
+  /// A name that spells a product of the package another way is refused (`trellis-gen` would
+  /// make `TrellisGen` beside it).
+  @Test(arguments: ["trellis-gen", "TrellisGen", "trellis_gen"])
+  func aNameThatCollidesWithAProductIsRefused(name: String) throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let before = try sandbox.snapshot()
+    let result = sandbox.run("rename", name)
+    #expect(result.status == 1)
+    #expect(result.errors.contains("is the name of a product of the package"), "\(result.errors)")
+    #expect(try sandbox.snapshot() == before)
   }
 
   @Test func renamingToTheCurrentNameIsRefused() throws {

@@ -21,7 +21,7 @@ public struct DeepLink: Equatable, Sendable {
     }
     let prefix = scheme + "://"
     guard text.lowercased().hasPrefix(prefix.lowercased()) else {
-      throw DeepLinkError("\"\(Self.shown(text))\" is not a \(prefix) link")
+      throw DeepLinkError("\"\(Self.shown(text))\" is not a link of this app (\(prefix)...)")
     }
     let rest = text.dropFirst(prefix.count)
     let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

@@ -41,7 +41,7 @@ public enum GeneratorCommand {
   /// or failed, 2 bad usage) after writing to `output` and `errors`.
   public static func run(
     _ arguments: [String], currentDirectory: String, output: (String) -> Void,
-    errors: (String) -> Void
+    errors: (String) -> Void, fileSystem: any GeneratorFileSystem = LocalFileSystem()
   ) -> Int32 {
     var positional: [String] = []
     var services: [String] = []
@@ -92,7 +92,7 @@ public enum GeneratorCommand {
       errors("trellis-gen: expected a command and a name\n\n\(usage)")
       return 2
     }
-    let generator = Generator(root: root)
+    let generator = Generator(root: root, fileSystem: fileSystem)
     let (command, name) = (positional[0], positional[1])
     do {
       if let recovery = try generator.recoverInterruptedRun(performing: !isDryRun) {

@@ -54,8 +54,23 @@ extension Generator {
       throw GeneratorError(
         "\"\(name.upper)\" is the name of a module of the project (\(module)); choose another")
     }
-    let oldLower = old.lowercased()
-    let newLower = name.kebab
+    // Executables and libraries are named like the project's: a new name may not collide with
+    // one (`trellis-gen` would make `TrellisGen` beside it), however it is spelled.
+    func normalized(_ text: String) -> String {
+      String(text.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+    if let product = Self.productNames(in: manifestText).first(where: {
+      $0 != old && normalized($0) == normalized(name.upper)
+    }) {
+      throw GeneratorError(
+        "\"\(name.upper)\" is the name of a product of the package (\(product)); choose another")
+    }
+    // The old name in each spelling a rename writes, found again by the next rename: in code
+    // the identifier (`trellis`, `myApp`), in strings, comments and docs the word (`trellis`,
+    // `my-app`: the data folder, the log file, the link scheme, the embedded host).
+    let oldName = try GeneratedName(old, kind: "project")
+    let oldIdentifier = oldName.lower
+    let oldWord = oldName.kebab
     // The project's modules carry its name (`TrellisCore`): they are renamed with it, wherever
     // they are named. Feature modules keep the names the team gave them (`TrellisSettings`).
     let prefixed = Set(
@@ -74,21 +89,42 @@ extension Generator {
     func renamingModules(_ text: String) -> String {
       Self.replacingTokens(in: text) { token, _ in renamedModules[String(token)] }
     }
-    /// `old` as a whole identifier, and its lowercase form unless it starts `trellis-gen`, a
-    /// `trellis:name` marker or a `trellis://` link, or is part of a longer word. (A
-    /// declaration `trellis: URL` is an identifier and is renamed with its uses.)
+    /// In code: `old` and the project's modules as whole identifiers, and its lowercase
+    /// identifier (a declaration `trellis: URL` is renamed with its uses). In comments and
+    /// strings: those too, and the lowercase word (`trellis.log`, `trellis://tasks`), except
+    /// where it starts `trellis-gen` or a `trellis:name` marker.
     func renamingIdentity(_ text: String) -> String {
-      Self.replacingTokens(in: text) { token, following in
+      SwiftSegments.split(text).map { segment in
+        segment.isCode ? renamingCode(segment.text) : renamingText(segment.text)
+      }.joined()
+    }
+    func renamingCode(_ text: String) -> String {
+      Self.replacingTokens(in: text) { token, _ in
         if token == old { return name.upper }
         if let module = renamedModules[String(token)] { return module }
-        guard token == oldLower, following.first != "-" else { return nil }
-        if following.first == ":", let after = following.dropFirst().first,
-          after.isLetter || after == "/"
-        {
-          return nil
-        }
-        return newLower
+        return token == oldIdentifier ? name.lower : nil
       }
+    }
+    func renamingText(_ text: String) -> String {
+      Self.replacingWord(
+        oldWord, with: name.kebab,
+        in: Self.replacingTokens(in: text) { token, _ in
+          if token == old { return name.upper }
+          return renamedModules[String(token)]
+        })
+    }
+    /// The commands that name the app's product.
+    func renamingCommands(_ text: String) -> String {
+      var text = text
+      for (before, after) in [
+        ("swift run \(old)", "swift run \(name.upper)"),
+        ("--product \(old)", "--product \(name.upper)"),
+        (".build/release/\(old)", ".build/release/\(name.upper)"),
+        (".build/debug/\(old)", ".build/debug/\(name.upper)"),
+      ] {
+        text = text.replacingOccurrences(of: before, with: after)
+      }
+      return text
     }
     var targets: [(String, (String) -> String)] = [
       (
@@ -96,49 +132,27 @@ extension Generator {
         { renamingModules(Self.renamingPackage(in: $0, from: old, to: name.upper)) }
       ),
       (
+        // README describes the starter: its name in prose stays; the heading, the commands,
+        // the modules and the app's words (links, data folder, log file) follow the rename.
         "README.md",
         {
-          renamingModules(
-            $0.replacingOccurrences(of: "# \(old)\n", with: "# \(name.upper)\n")
-              .replacingOccurrences(of: "swift run \(old)", with: "swift run \(name.upper)")
-              .replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
-              .replacingOccurrences(
-                of: ".build/release/\(old)", with: ".build/release/\(name.upper)"))
-        }
-      ),
-      (
-        ".ci/run",
-        {
-          renamingModules(
-            $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
-              .replacingOccurrences(
-                of: ".build/release/\(old)", with: ".build/release/\(name.upper)"
-              )
-              .replacingOccurrences(of: ".build/debug/\(old)", with: ".build/debug/\(name.upper)")
-              .replacingOccurrences(of: "swift run \(old)", with: "swift run \(name.upper)"))
-        }
-      ),
-      (
-        "Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh",
-        {
-          renamingModules(
-            $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)"))
-        }
-      ),
-      (
-        "Tests/Benchmarks/AppBenchmark/app-benchmark.py",
-        {
-          $0.replacingOccurrences(of: "--product \(old)", with: "--product \(name.upper)")
-            .replacingOccurrences(of: ".build/release/\(old)", with: ".build/release/\(name.upper)")
+          Self.replacingWord(
+            oldWord, with: name.kebab,
+            in: renamingModules(
+              renamingCommands($0.replacingOccurrences(of: "# \(old)\n", with: "# \(name.upper)\n"))
+            ))
         }
       ),
     ]
-    // Other files that name the modules: the CI checks and the docs.
+    // Other files that name the modules or the app's product: the CI checks, benchmarks and
+    // docs.
     for path in [
-      ".ci/check-layers", ".ci/check-generator", ".ci/check-portability", "Templates/README.md",
-      "Modules/Core/README.md", "Modules/Repository/README.md",
+      ".ci/run", ".ci/check-layers", ".ci/check-generator", ".ci/check-portability",
+      ".ci/check-terminal", "Templates/README.md", "Modules/Core/README.md",
+      "Modules/Repository/README.md", "Tests/Benchmarks/GeneratorBenchmark/scale-benchmark.sh",
+      "Tests/Benchmarks/AppBenchmark/app-benchmark.py", "Tests/Scripts/tour.txt",
     ] {
-      targets.append((path, renamingModules))
+      targets.append((path, { renamingModules(renamingCommands($0)) }))
     }
     // In Swift files the renamed imports are sorted again, as `swift format` wants them
     // (`import Testing` now sorts after `import AcmeCore`).
@@ -152,7 +166,8 @@ extension Generator {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
         let relative = String(file.dropFirst(root.count + 1))
         if relative.hasPrefix("Tests/AppTests/") { continue }
-        targets.append((relative, { Self.sortingImports(renamingModules($0)) }))
+        targets.append(
+          (relative, { Self.sortingImports(renamingModules(renamingCommands($0))) }))
       }
     }
     var changes = ChangeSet()
@@ -186,6 +201,49 @@ extension Generator {
       rest = manifest[end.upperBound...]
     }
     return result + rest.replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
+  }
+
+  /// The names of the package's products in `manifest`: its executables (`.executable(name:`)
+  /// and the libraries listed as names.
+  static func productNames(in manifest: String) -> [String] {
+    var names: [String] = []
+    var rest = Substring(manifest)
+    while let call = rest.range(of: ".executable(name: \"") {
+      let tail = rest[call.upperBound...]
+      guard let end = tail.firstIndex(of: "\"") else { break }
+      names.append(String(tail[..<end]))
+      rest = tail[end...]
+    }
+    return names
+  }
+
+  /// `text` with each occurrence of the word `old` (`trellis`, `my-app`) that stands alone
+  /// replaced by `new`: not inside a longer word or name (`trellisExecutable`, `x-trellis`),
+  /// not followed by `-` (`trellis-gen`), and not as a `trellis:name` marker (a link,
+  /// `trellis://`, is renamed).
+  static func replacingWord(_ old: String, with new: String, in text: String) -> String {
+    guard !old.isEmpty, text.contains(old) else { return text }
+    func isWordCharacter(_ character: Character?) -> Bool {
+      guard let character else { return false }
+      return character.isASCII
+        && (character.isLetter || character.isNumber || character == "_" || character == "-")
+    }
+    var result = ""
+    var rest = Substring(text)
+    while let found = rest.range(of: old) {
+      let before =
+        found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
+      let after = rest[found.upperBound...]
+      let isMarker = after.first == ":" && after.dropFirst().first.map(\.isLetter) == true
+      result += rest[..<found.lowerBound]
+      if isWordCharacter(before) || isWordCharacter(after.first) || isMarker {
+        result += old
+      } else {
+        result += new
+      }
+      rest = after
+    }
+    return result + rest
   }
 
   /// `text` with each identifier-like token (letters, digits, `_`) for which `replacement`,
