@@ -216,7 +216,12 @@ struct GeneratorTests {
     defer { sandbox.cleanUp() }
     let raw = Sandbox.unique("invoice")
     let name = try GeneratedName(raw, kind: "repository")
-    #expect(sandbox.run("repository", raw + "-repo").status == 0)
+    let result = sandbox.run("repository", raw + "-repo")
+    #expect(result.status == 0)
+    // It says what to do with the repository the composition root holds for now.
+    #expect(result.output.contains("swift test --filter \(name.upper)RepoTests"))
+    #expect(result.output.contains("until a service takes it"))
+    #expect(result.output.contains("(repo: \(name.lower)Repo)"))
     let type = name.upper
     #expect(
       try sandbox.read("Modules/Repository/\(type)DataAPI.swift").contains(
@@ -242,6 +247,15 @@ struct GeneratorTests {
     let route = "reports/\(name.kebab)"
     let result = sandbox.run("screen", name.kebab, "--route", "/\(route)/")
     #expect(result.status == 0, "\(result.errors)")
+    // The output says what to do next: the tests to run and how to open the screen.
+    let project = try sandbox.projectName()
+    #expect(
+      result.output.contains(
+        "swift test --filter '\(name.upper)ViewReactorTests|\(name.upper)ViewControllerTests'"))
+    #expect(result.output.contains("swift run \(project), then \"\(name.title)\" in the menu"))
+    #expect(
+      result.output.contains(
+        "swift run \(project) --open \(project.lowercased())://\(route)"), "\(result.output)")
     let composition = try sandbox.read("App/CompositionRoot.swift")
     #expect(
       line("    links.register(\"\(route)\") { _ in", isAbove: "// trellis:routes", in: composition)

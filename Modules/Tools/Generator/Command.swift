@@ -132,6 +132,10 @@ public enum GeneratorCommand {
       try generator.apply(changes)
       for file in changes.newFiles { output("created \(file.path)") }
       for edit in changes.edits { output("updated \(edit.path)") }
+      output("")
+      output(
+        try nextSteps(
+          after: command, name: name, route: route, generator: generator, changes: changes))
       return 0
     } catch {
       errors("trellis-gen: \(error)")
@@ -157,5 +161,69 @@ public enum GeneratorCommand {
         "(dry run: nothing was written, the undo included; run a command without --dry-run to "
           + "undo it, then --dry-run again to see its plan)")
     }
+  }
+
+  /// What to do after a command: the tests to run, how to open the new screen, where to write
+  /// the code.
+  static func nextSteps(
+    after command: String, name raw: String, route: String?, generator: Generator,
+    changes: ChangeSet
+  ) throws(GeneratorError) -> String {
+    let product = try generator.currentProjectName(
+      in: try generator.read(Generator.manifestPath))
+    switch command {
+    case "screen":
+      let name = try GeneratedName(raw, kind: "screen")
+      let reactor = changes.newFiles.first { $0.path.hasSuffix("/\(name.upper)ViewReactor.swift") }
+      var lines = [
+        "Next:",
+        "  swift test --filter '\(name.upper)ViewReactorTests|\(name.upper)ViewControllerTests'",
+        "  swift run \(product), then \"\(name.title)\" in the menu (Ctrl-O)",
+      ]
+      if let route, let scheme = linkScheme(generator) {
+        let path = route.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        lines.append("  swift run \(product) --open \(scheme)://\(path)")
+      }
+      if let reactor {
+        lines.append("  Its state, actions and effects: \(reactor.path)")
+      }
+      return lines.joined(separator: "\n")
+    case "service":
+      let name = try GeneratedName(raw, kind: "service")
+      return [
+        "Next:",
+        "  swift test --filter \(name.upper)ServiceTests",
+        "  Write its calls in Modules/Service/\(name.upper)Service.swift (it returns sample items",
+        "  until then); a screen gets it with: trellis-gen screen NAME --services \(name.kebab)",
+      ].joined(separator: "\n")
+    case "repository":
+      let name = try GeneratedName(raw, kind: "repository")
+      return [
+        "Next:",
+        "  swift test --filter \(name.upper)RepoTests",
+        "  Its endpoints: Modules/Repository/\(name.upper)DataAPI.swift.",
+        "  The composition root makes \(name.lower)Repo and holds it (`_ = \(name.lower)Repo`)",
+        "  until a service takes it: pass it to that service's initializer in",
+        "  App/CompositionRoot.swift (`BillingServiceImpl(repo: \(name.lower)Repo)`), then delete",
+        "  that line.",
+      ].joined(separator: "\n")
+    case "rename":
+      return [
+        "Next:",
+        "  swift build && swift test   (the modules are renamed: the first build is a full one)",
+        "  swift run \(product)" + (linkScheme(generator).map { "   (links: \($0)://...)" } ?? ""),
+      ].joined(separator: "\n")
+    default:
+      return "Next: swift build, then swift test."
+    }
+  }
+
+  /// The app's link scheme, as the composition root declares it (`linkScheme = "trellis"`).
+  private static func linkScheme(_ generator: Generator) -> String? {
+    guard let text = try? generator.read("App/CompositionRoot.swift"),
+      let start = text.range(of: "static let linkScheme = \""),
+      let end = text[start.upperBound...].firstIndex(of: "\"")
+    else { return nil }
+    return String(text[start.upperBound..<end])
   }
 }
