@@ -48,6 +48,7 @@ public struct ReactorEffect<R: ReactorProtocol> {
     @usableFromInline let id: AnyHashable
     @usableFromInline let cancelInFlight: Bool
 
+    @usableFromInline
     init(effect: ReactorEffect, id: AnyHashable, cancelInFlight: Bool) {
       self.effect = effect
       self.id = id

@@ -62,8 +62,9 @@ extension ReactorRuntime {
   /// asynchronous rest, or `nil` when nothing was performed and `effect` runs as it is. An
   /// identity with `cancelInFlight` cancels the effects in flight first, as the effect would on
   /// starting; its rest keeps the flag, so a nested part still stands down for a newer send.
-  /// A `merge` is left whole: its parts start together.
-  @usableFromInline
+  /// A `merge` is left whole: its parts start together. (Inlinable like `process`: called
+  /// unspecialized, for a reactor type of the client's, it cost ~150 ns per `.run`.)
+  @inlinable
   func performLeadingSynchronousParts(of effect: Effect, reactor: R) -> Effect? {
     switch effect.operation {
     case .concat(let parts):
