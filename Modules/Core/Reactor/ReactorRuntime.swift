@@ -17,6 +17,26 @@ import Foundation
 /// Its code is split by concern: the queue and delivery (`ReactorRuntime+Queue.swift`),
 /// observers (`+Observers`), effects (`+Effects`) and stub mode (`+Stub`).
 ///
+/// ## What is `@inlinable`, and why
+///
+/// The runtime is generic over the client's reactor type. A generic function the client's
+/// module cannot see the body of runs unspecialized (through metadata and witness tables), and
+/// on this path that costs many times the work itself. So what runs for every action, mutation
+/// and observer is `@inlinable`: sending and processing (`send`, `process`, `deliver`,
+/// `reduce`, `show`, `emit`), performing synchronous effects, starting, finishing and
+/// delivering from asynchronous ones (`startEffect`, `register`, `finished`, `EffectHandle`),
+/// notifying state observers, and the public API over them (`send`, `observe`, the
+/// `ReactorEffect` builders). What runs once per reactor, observer or cancellation, or only
+/// when work was queued re-entrantly, is `@usableFromInline` only, out of line: `drain`,
+/// starting and stopping, adding observers and their first delivery, event observers,
+/// cancelling by identity, idle waiting, error reports, traces, stubs and transforms.
+/// Measured with `swift run -c release ReactorBenchmark --runs 5` (three runs each, medians,
+/// side by side on one machine): with nothing inlinable, sync 23 -> 595 ns per action, fanout
+/// 167 -> 1,280 ns, effect-task 665 -> 1,825 ns; with only the effect machinery out of line,
+/// effect-task 665 -> 1,065 ns; with only the observers out of line, sync 23 -> 68 ns and
+/// fanout 167 -> 337 ns. (SwiftPM builds without library evolution, so clients are rebuilt
+/// with the package anyway; in a binary framework these bodies would be part of its ABI.)
+///
 /// ## Why `@exclusivity(unchecked)`
 ///
 /// A class's stored `var` pays a dynamic exclusivity check on every access, which was most of
