@@ -80,7 +80,7 @@ public final class LoopbackServer: Sendable {
   public let limits: Limits
 
   private let router: Router
-  private let listener: Int32
+  private let listener: Listener
   private let logger: Logger
   private let recordedRequestLimit: Int
   private let acceptConnection: @Sendable (Int32) -> (descriptor: Int32, error: Int32)
@@ -89,7 +89,6 @@ public final class LoopbackServer: Sendable {
 
   private struct State {
     var isStopped = false
-    var isListenerClosed = false
     var connections: Set<Int32> = []
     var requests: [LoggedRequest] = []
     var acceptedConnections = 0
@@ -129,7 +128,7 @@ public final class LoopbackServer: Sendable {
     recordedRequestLimit = max(0, recordedRequests)
     acceptConnection = accept
     let socket = try Self.listeningSocket(port: port)
-    listener = socket.descriptor
+    listener = Listener(socket.descriptor)
     self.port = socket.port
     guard let url = URL(string: "http://127.0.0.1:\(socket.port)") else {
       throw LoopbackServerError.socket("cannot form a URL for port \(socket.port)", errno: 0)
@@ -142,18 +141,19 @@ public final class LoopbackServer: Sendable {
       [weak self, listener = self.listener, accept = acceptConnection, finished = self.finished] in
       var backoff = Duration.milliseconds(5)
       while true {
-        let (connection, code) = accept(listener)
+        let (connection, code) = accept(listener.descriptor)
         guard let server = self else {
-          // Released (its deinit shut everything down): nobody else will use the listener.
+          // Released: its deinit shuts the listener down, maybe at this very moment on
+          // another thread; the listener's own lock orders that with this close, so the
+          // number is never shut down after the system gave it to another socket.
           if connection >= 0 { close(connection) }
-          close(listener)
+          listener.close()
           break
         }
         // `handleAccepted` closes a connection it does not serve.
         guard server.handleAccepted(connection: connection, code: code, backoff: &backoff) else {
-          // Closed only once this thread has left `accept`, and under the lock `stop()` shuts
-          // it down under, so the number is never shut down after the system reused it.
-          server.closeListener()
+          // Closed only once this thread has left `accept`.
+          listener.close()
           break
         }
       }
@@ -211,7 +211,7 @@ public final class LoopbackServer: Sendable {
     state.withLock { state in
       guard !state.isStopped else { return false }
       state.isStopped = true
-      if !state.isListenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
+      listener.shutDown()
       for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
       return true
     }
@@ -228,15 +228,6 @@ public final class LoopbackServer: Sendable {
   }
 
   private var isStopped: Bool { state.withLock { $0.isStopped } }
-
-  /// Closes the listener once, under the lock (see `shutDownEverything`).
-  private func closeListener() {
-    state.withLock { state in
-      guard !state.isListenerClosed else { return }
-      state.isListenerClosed = true
-      close(listener)
-    }
-  }
 
   /// Handles one `accept` result: serves or refuses the connection, or decides about the
   /// failure. Returns whether to go on accepting.
@@ -615,6 +606,35 @@ final class ConnectionExecutor: TaskExecutor {
     }
     for job in pending {
       DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+  }
+}
+
+/// The listening socket, shared by the server and its accept thread (which may outlive it):
+/// shutting it down and closing it happen under its own lock, once, so a shutdown never
+/// reaches a descriptor number the system has reused after the close.
+private final class Listener: Sendable {
+  let descriptor: Int32
+  /// Whether it is closed.
+  private let isClosed = Mutex(false)
+
+  init(_ descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// Wakes a thread blocked in `accept` (it returns an error), unless already closed.
+  func shutDown() {
+    isClosed.withLock { isClosed in
+      if !isClosed { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
+  }
+
+  /// Closes it, once.
+  func close() {
+    isClosed.withLock { isClosed in
+      guard !isClosed else { return }
+      isClosed = true
+      _ = Glibc.close(descriptor)
     }
   }
 }

@@ -17,14 +17,20 @@ final class RawClient {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port)).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    var connected: Int32
+    repeat {
+      connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
       }
-    }
+    } while connected != 0 && errno == EINTR
     guard connected == 0 else {
-      close(descriptor)
-      throw POSIXError(.ECONNREFUSED)
+      // The real reason, for a failure report to name (refused, out of ports, timed out).
+      // Not closed here: an initializer that throws once every property is set still runs
+      // `deinit`, which closes it; closing it here too closed whatever socket (another test's
+      // server) had taken the number meanwhile.
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
     }
     let (seconds, attoseconds) = timeout.components
     var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
@@ -33,7 +39,7 @@ final class RawClient {
   }
 
   deinit {
-    close(descriptor)
+    if descriptor >= 0 { close(descriptor) }
   }
 
   /// Sends `bytes`; `false` if the server closed the connection.

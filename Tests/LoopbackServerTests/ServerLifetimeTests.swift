@@ -62,6 +62,27 @@ struct ServerLifetimeTests {
     return true
   }
 
+  /// A server released while a client is connecting (its accept thread wakes with the
+  /// connection as its deinit runs on another thread) never shuts down another server's
+  /// listener that took the freed descriptor number: each new server still answers.
+  @Test func aServerReleasedWhileAClientConnectsLeavesTheNextServerAlone() throws {
+    for _ in 0..<150 {
+      var port = 0
+      do {
+        let released = try echoServer()
+        port = released.port
+        // Connections arriving as the server goes: some reach `accept` after its release.
+        let knocking = Thread { [port] in
+          for _ in 0..<3 { _ = try? RawClient(port: port, timeout: .milliseconds(200)) }
+        }
+        knocking.start()
+      }
+      let next = try echoServer()
+      defer { next.stop() }
+      #expect(try answers(next), "a new server stopped answering (the released one had \(port))")
+    }
+  }
+
   /// What `/whoami` answers on `port` (throws when nothing listens).
   private static func identity(at port: Int) throws -> String {
     let client = try RawClient(port: port, timeout: .seconds(2))

@@ -62,9 +62,12 @@ struct EventStreamTests {
     }
     try await withServer(router) { _ in
       let stream = client()
+      // Subscribed here, before the stream connects: a watcher that subscribed from its own
+      // task, later, could first see `.connecting` (a flake on a loaded machine).
+      let stateValues = stream.state.values
       var states: [EventStreamState] = []
       let stateWatcher = Task {
-        for await state in stream.state.values {
+        for await state in stateValues {
           states.append(state)
           if states.filter({ $0 == .open }).count == 2 { return states }
         }
