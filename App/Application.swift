@@ -82,7 +82,8 @@ enum Application {
     let (unmatched, started) = ReactorTrace.namesThatMatchedNothing()
     guard !unmatched.isEmpty else { return }
     StandardStream.error.write(
-      "Trellis: --trace \(unmatched.joined(separator: ", ")) traced nothing: no reactor of that "
+      "Trellis: --trace (or TRELLIS_TRACE) \(unmatched.joined(separator: ", ")) traced nothing: "
+        + "no reactor of that "
         + "type ran (reactors that ran: "
         + (started.isEmpty ? "none" : started.joined(separator: ", ")) + ")\n")
   }

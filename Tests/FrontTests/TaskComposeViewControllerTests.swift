@@ -96,6 +96,29 @@ struct TaskComposeViewControllerTests {
     #expect(stack.topViewController.title == "Tasks screen")
   }
 
+  /// A question left open while the form closed itself (a save finished) never discards
+  /// another screen: it goes with the form.
+  @Test func aQuestionAboutAFormThatClosedDiscardsNothingElse() {
+    let reactor = TaskComposeViewReactor(
+      serviceProvider: TestServices(
+        taskService: FakeTaskService(), fileService: FakeFileService()))
+    let stub = reactor.enableStub()
+    let root = PlaceholderViewController(title: "Home")
+    let stack = NavigationController(root: root)
+    let window = windowShowing(stack)
+    stack.push(PlaceholderViewController(title: "Tasks screen"))
+    stack.push(TaskComposeViewController(reactor: reactor))
+    stub.state.title = "Saving this"
+    window.handle(.escape)
+    #expect(window.currentConfirmation != nil)
+    stub.emit(.saved(projectID: 1))  // the save finished: the form pops itself
+    #expect(stack.topViewController.title == "Tasks screen")
+    window.handle(.character("d"))
+    #expect(stack.topViewController.title == "Tasks screen")
+    #expect(window.currentConfirmation == nil)
+    #expect(!window.text.contains("Discard changes?"))
+  }
+
   /// Scripts answer the question by name; anything else while it shows is refused, naming
   /// the choices. Leaving through the menu asks too.
   @Test func scriptsAndTheMenuAskBeforeDiscardingInput() throws {

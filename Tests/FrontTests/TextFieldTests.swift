@@ -133,6 +133,24 @@ struct TextFieldTests {
     #expect(screen.text == "abc")
   }
 
+  /// Wherever the cursor is in a long text, the box (arrows, text, mark) never takes more
+  /// columns than it has, and the character after the cursor, if any, is shown.
+  @Test(arguments: [6, 10, 17])
+  func theVisibleWindowNeverOverflows(width: Int) {
+    let text = Array("0123456789한글abcdefghij🚀xyz0123456789")
+    for cursor in 0...text.count {
+      let window = FieldEditing.visibleWindow(of: text, cursor: cursor, width: width)
+      let total =
+        (window.hiddenLeft ? 1 : 0) + window.before.displayWidth + 1 + window.after.displayWidth
+        + (window.hiddenRight ? 1 : 0)
+      #expect(total <= width, "cursor \(cursor): \(total) columns in \(width)")
+      #expect(window.before.count + (window.hiddenLeft ? 1 : 0) > 0 || cursor == 0)
+      if cursor < text.count, width >= 6 {
+        #expect(window.after.first == text[cursor], "cursor \(cursor)")
+      }
+    }
+  }
+
   /// Text wider than the window scrolls sideways so the cursor stays in view, with « and » on
   /// the sides where text is hidden; unfocused, the field shows its start.
   @Test func aLongTextScrollsToKeepTheCursorInView() {

@@ -59,6 +59,21 @@ struct WrappingAndScrollingTests {
     #expect(chosen == [10])
   }
 
+  /// In the smallest window (two rows of content) the lines are drawn without indicators,
+  /// which would not fit: nothing is written over the toast or the footer.
+  @Test func theSmallestWindowDrawsNoIndicatorOutsideItsRows() {
+    let items = (1...20).map { ListItem("Task \($0)") }
+    let screen = ElementsScreen([.list(ListBox(id: "tasks", title: "Tasks", items: items) { _ in })]
+    )
+    let window = Window(size: TerminalSize(columns: 40, rows: 6))
+    window.setRoot(screen)
+    for _ in 0..<10 { window.handle(.down) }
+    let lines = rows(window)
+    #expect(lines.count == 6)
+    #expect(!lines[4].contains("more") && !lines[5].contains("more"), "\(lines)")
+    #expect(lines[2...3].contains { $0.contains("Task 10") })
+  }
+
   /// Numbers are right-aligned, so the titles keep one column past item 9; typing a number
   /// chooses its item: at once when no longer number could follow, else on Enter.
   @Test func numbersLineUpAndTypingOneChoosesIt() {

@@ -221,7 +221,7 @@ struct GeneratorTests {
     // It says what to do with the repository the composition root holds for now.
     #expect(result.output.contains("swift test --filter \(name.upper)RepoTests"))
     #expect(result.output.contains("until a service takes it"))
-    #expect(result.output.contains("(repo: \(name.lower)Repo)"))
+    #expect(result.output.contains("pass \(name.lower)Repo to it"))
     let type = name.upper
     #expect(
       try sandbox.read("Modules/Repository/\(type)DataAPI.swift").contains(

@@ -110,7 +110,7 @@ struct TransactionTests {
       let kept = edited + ".before-trellis-gen"
       if let original = after[kept] {
         #expect(original == before[edited])
-        #expect(result.errors.contains("\(edited) changed after the interrupted run"))
+        #expect(result.errors.contains("\(edited), which the interrupted run edited: it changed"))
       }
       for (path, text) in after where path != mine && path != edited && path != kept {
         #expect(before[path] == text, "\(path) after dying at \(diesAfter)")
@@ -127,6 +127,26 @@ struct TransactionTests {
       let again = sandbox.run("screen", screen)
       #expect(again.status == 0, "\(again.errors)")
     }
+  }
+
+  /// A file that still holds the dead run's edit while its backup was deleted (the staging
+  /// folder removed by hand) is named, not passed over as already restored.
+  @Test func anEditWhoseBackupIsGoneIsNamed() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let dying = Generator(root: sandbox.root, fileSystem: FaultyFileSystem(diesAfterMoves: 9))
+    #expect(throws: GeneratorError.self) {
+      try dying.apply(try dying.planScreen(screen, services: []))
+    }
+    for entry in try FileManager.default.contentsOfDirectory(atPath: sandbox.root)
+    where entry.hasPrefix(Transaction.stagingPrefix) {
+      try FileManager.default.removeItem(atPath: sandbox.root + "/" + entry)
+    }
+    let result = sandbox.run("service", Sandbox.unique("ledger"))
+    #expect(result.status == 1)
+    #expect(
+      result.errors.contains("still holds the interrupted run's edit and its backup is gone"),
+      "\(result.errors)")
   }
 
   @Test func aFileChangedSincePlanningIsNotOverwritten() throws {
@@ -260,7 +280,7 @@ struct RenameTests {
 
   /// Every spelling a rename writes, the next rename finds again: renaming away and back
   /// gives the tree it started from, byte for byte, through names of every shape.
-  @Test(arguments: ["My App", "order-desk", "Zeta9", "HTTPKit"])
+  @Test(arguments: ["My App", "order-desk", "Zeta9", "HTTPKit", "a-team"])
   func renamingThereAndBackChangesNothing(shape: String) throws {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
@@ -301,6 +321,23 @@ struct RenameTests {
     let server = try sandbox.read("Modules/DemoServer/main.swift")
     #expect(server.contains("swift run \(upper) --server"))
     #expect(!server.contains("swift run \(old) "))
+  }
+
+  /// Names the next rename could not undo are refused, the tree untouched: a keyword (the
+  /// app's code names the project in lowercase), the start of a module that is not the
+  /// project's (`Demo` and `DemoServer`), a word the app's files already use.
+  @Test(arguments: [
+    ("guard", "is a Swift keyword"), ("default", "is a Swift keyword"),
+    ("demo", "starts the name of DemoServer"), ("embedded", "already appears in App/"),
+  ])
+  func aNameTheNextRenameCouldNotUndoIsRefused(name: String, reason: String) throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let before = try sandbox.snapshot()
+    let result = sandbox.run("rename", name)
+    #expect(result.status == 1)
+    #expect(result.errors.contains(reason), "\(result.errors)")
+    #expect(try sandbox.snapshot() == before)
   }
 
   /// A name that spells a product of the package another way is refused (`trellis-gen` would

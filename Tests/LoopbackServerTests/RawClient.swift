@@ -17,14 +17,11 @@ final class RawClient {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port)).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var connected: Int32
-    repeat {
-      connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
-    } while connected != 0 && errno == EINTR
+    }
     guard connected == 0 else {
       // The real reason, for a failure report to name (refused, out of ports, timed out).
       // Not closed here: an initializer that throws once every property is set still runs

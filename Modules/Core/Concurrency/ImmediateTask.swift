@@ -12,7 +12,8 @@
 /// and so are the parts a `concat` starts with (also under `catch` and `cancellable`): the
 /// runtime performs them before starting the task, so `.concat(.just(.setSaving(true)), .run
 /// { ... })` is saving before `send` returns and a second send in the same turn sees it;
-/// cancelling an effect before its task starts still stops it before its first line; and
+/// cancelling an effect before its task starts still stops it before its first line (of its
+/// asynchronous rest: a concat's leading synchronous parts were performed at the send); and
 /// `cancelInFlight` follows the order of the sends. One thing is weaker: a `.cancellable` nested
 /// in a `concat`, `merge` or `catch` gets its identity when its part starts, so a
 /// `cancelEffects(id:)` in the same turn as the send that made it does not reach it.

@@ -8,10 +8,10 @@ enum CharacterWidth {
   static func of(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 1 }
+    // An emoji asked for as emoji (`©️`, `1️⃣`, `❤️`), whatever its code point.
+    if scalars.count > 1, scalars.contains("\u{FE0F}"), first.properties.isEmoji { return 2 }
     if first.value < 0x1100 { return 1 }  // Latin, Greek, Cyrillic and the like: the common case
-    if isWide(first.value) || first.properties.isEmojiPresentation { return 2 }
-    if first.properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }
-    return 1
+    return isWide(first.value) || first.properties.isEmojiPresentation ? 2 : 1
   }
 
   /// Whether `value` is in one of ``wideRanges`` (a binary search).

@@ -74,28 +74,32 @@ struct FieldEditing: Equatable {
 
   /// The part of `shown` (the text as drawn, one character per character of the text) that fits
   /// in `width` columns with the cursor mark, scrolled so the cursor is visible: the text
-  /// before the cursor, the text after it, and whether text is hidden on the left or right.
+  /// before the cursor, the text after it, and whether text is hidden on the left or right
+  /// (each hidden side takes a column for its arrow, counted in `width`).
   static func visibleWindow(
     of shown: [Character], cursor: Int, width: Int
   ) -> (before: String, after: String, hiddenLeft: Bool, hiddenRight: Bool) {
     let width = max(4, width)
-    // The cursor mark takes a column; each hidden side takes one for its arrow.
-    var start = 0
     func columns(_ range: Range<Int>) -> Int {
       shown[range].reduce(0) { $0 + $1.displayWidth }
     }
-    // Scroll right until the text up to the cursor fits (with the mark and a left arrow).
-    while start < cursor, columns(start..<cursor) + 1 + (start > 0 ? 1 : 0) > width {
-      start += 1
+    let afterColumns = columns(cursor..<shown.count)
+    let nextColumns = cursor < shown.count ? shown[cursor].displayWidth : 0
+    // Columns needed with the window starting at `start`: the left arrow, the text up to the
+    // cursor, the mark, and then either all the rest or the character under the cursor and
+    // the right arrow.
+    func used(from start: Int) -> Int {
+      let head = (start > 0 ? 1 : 0) + columns(start..<cursor) + 1
+      return head + afterColumns <= width ? head + afterColumns : head + nextColumns + 1
     }
-    let roomAfter = width - columns(start..<cursor) - 1 - (start > 0 ? 1 : 0)
+    var start = 0
+    while start < cursor, used(from: start) > width { start += 1 }
+    var room = width - (start > 0 ? 1 : 0) - columns(start..<cursor) - 1
+    if afterColumns > room { room -= 1 }  // the right arrow's column
     var end = cursor
-    while end < shown.count, columns(cursor..<(end + 1)) <= roomAfter { end += 1 }
-    var after = Array(shown[cursor..<end])
-    let hiddenRight = end < shown.count
-    if hiddenRight, !after.isEmpty, columns(cursor..<end) + 1 > roomAfter {
-      after.removeLast()  // room for the right arrow
-    }
-    return (String(shown[start..<cursor]), String(after), start > 0, hiddenRight)
+    while end < shown.count, columns(cursor..<(end + 1)) <= room { end += 1 }
+    return (
+      String(shown[start..<cursor]), String(shown[cursor..<end]), start > 0, end < shown.count
+    )
   }
 }

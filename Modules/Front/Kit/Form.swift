@@ -25,8 +25,10 @@ struct Form {
       ?? lines.firstIndex { $0.focusID != nil && $0.focusID == state.focusedID }
     // When the form is taller than its rows, "↑ more" and "↓ more" take rows of their own,
     // so they never hide a line; the focused line is always among those drawn.
+    // (With fewer than three rows there is no room for them: the lines alone are drawn.)
+    let hasIndicators = lines.count > height && height >= 3
     func visibleRows(from offset: Int) -> (first: Int, count: Int) {
-      guard lines.count > height else { return (0, lines.count) }
+      guard hasIndicators else { return (0, min(lines.count, height)) }
       let first = offset > 0 ? 1 : 0
       var count = height - first
       if offset + count < lines.count { count -= 1 }
@@ -47,6 +49,7 @@ struct Form {
           maxWidth: frame.width - x - 1)
       }
     }
+    guard hasIndicators else { return }
     if offset > 0 { frame.write(" ↑ more", x: 0, y: top, style: .dim) }
     if offset + rows.count < lines.count {
       frame.write(" ↓ more", x: 0, y: top + rows.first + rows.count, style: .dim)

@@ -59,7 +59,20 @@ public final class Window {
 
   private var alerts: [(title: String, message: String)] = []
   /// The question shown before unsaved input is thrown away, and what discarding does.
-  private var confirmation: (message: String, isDiscardFocused: Bool, discard: () -> Void)?
+  private var confirmation: Confirmation?
+  /// The question before unsaved input is discarded: its text, the focused button, the
+  /// screens it is about (held weakly) and what discarding does.
+  private struct Confirmation {
+    var message: String
+    var isDiscardFocused = false
+    var screens: [WeakScreen]
+    var discard: () -> Void
+  }
+
+  private struct WeakScreen {
+    weak var screen: ViewController?
+  }
+
   /// The buttons of the confirmation, in order.
   static let keepEditingTitle = "Keep editing"
   static let discardTitle = "Discard"
@@ -89,6 +102,8 @@ public final class Window {
     presentedViewControllers.removeAll()
     rootViewController?.leaveRecursively()
     slideMenu = nil
+    // A question about screens that are gone is gone with them.
+    confirmation = nil
     // A toast belongs to the screens it was raised on (no "Saved" over the login screen).
     toast = nil
     rootViewController = viewController
@@ -127,8 +142,11 @@ public final class Window {
       return false
     }
     let leaving = presentedViewControllers.last ?? stack?.topViewController
-    leaveAfterAsking(leaving.map { [$0] } ?? []) { [weak self] in
-      guard let self else { return }
+    leaveAfterAsking(leaving.map { [$0] } ?? []) { [weak self, weak leaving] in
+      // Only the screen asked about, and only while it is still the one on top.
+      guard let self, let leaving,
+        leaving === (self.presentedViewControllers.last ?? stack?.topViewController)
+      else { return }
       if !self.dismiss() { stack?.pop() }
     }
     return true
@@ -144,7 +162,9 @@ public final class Window {
       leave()
       return
     }
-    confirmation = (warnings.joined(separator: " "), false, leave)
+    confirmation = Confirmation(
+      message: warnings.joined(separator: " "), screens: screens.map(WeakScreen.init),
+      discard: leave)
     setNeedsDisplay()
   }
 
@@ -156,11 +176,13 @@ public final class Window {
       + screen.children.flatMap(unsavedChangesWarnings)
   }
 
-  /// Answers the confirmation: runs its discard action, or just closes it.
+  /// Answers the confirmation: runs its discard action, or just closes it. If a screen it was
+  /// about has left the window meanwhile (a save closed the form), nothing is discarded.
   private func answerConfirmation(discard: Bool) {
     guard let current = confirmation else { return }
     confirmation = nil
-    if discard { current.discard() }
+    let isCurrent = current.screens.allSatisfy { $0.screen?.window === self }
+    if discard, isCurrent { current.discard() }
     setNeedsDisplay()
   }
 
@@ -264,6 +286,10 @@ public final class Window {
     frame.write(help(width: size.columns), x: 0, y: size.rows - 1, style: .dim)
     if let menu = slideMenu, menu.isOpen {
       menu.draw(into: &frame, top: contentTop, height: contentHeight)
+    }
+    // A question about a screen that has left (a save closed the form) goes with it.
+    if let current = confirmation, !current.screens.allSatisfy({ $0.screen?.window === self }) {
+      confirmation = nil
     }
     if let confirmation {
       drawDialog(

@@ -15,8 +15,8 @@ public enum ErrorMessage {
       .joined(separator: " ")
   }
 
-  /// Each field a refusal names, as the user knows it, with what is wrong with it; in the
-  /// order of `labels`, then the others by name.
+  /// Each field a refusal names, as the user knows it (`labels`, else the server's name),
+  /// with what is wrong with it, sorted by the server's field name.
   public static func fieldProblems(
     in error: any Error, labels: [String: String] = [:]
   ) -> [(field: String, label: String, problem: String)] {

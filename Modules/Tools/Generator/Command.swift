@@ -94,6 +94,10 @@ public enum GeneratorCommand {
     }
     let generator = Generator(root: root, fileSystem: fileSystem)
     let (command, name) = (positional[0], positional[1])
+    guard ["screen", "service", "repository", "rename"].contains(command) else {
+      errors("trellis-gen: unknown command \(command)\n\n\(usage)")
+      return 2
+    }
     do {
       if let recovery = try generator.recoverInterruptedRun(performing: !isDryRun) {
         report(recovery, isDryRun: isDryRun, output: output)
@@ -133,9 +137,11 @@ public enum GeneratorCommand {
       for file in changes.newFiles { output("created \(file.path)") }
       for edit in changes.edits { output("updated \(edit.path)") }
       output("")
+      // Written already: a hint that cannot be worked out is not a failure.
       output(
-        try nextSteps(
+        (try? nextSteps(
           after: command, name: name, route: route, generator: generator, changes: changes))
+          ?? "Next: swift build, then swift test.")
       return 0
     } catch {
       errors("trellis-gen: \(error)")
@@ -203,9 +209,9 @@ public enum GeneratorCommand {
         "  swift test --filter \(name.upper)RepoTests",
         "  Its endpoints: Modules/Repository/\(name.upper)DataAPI.swift.",
         "  The composition root makes \(name.lower)Repo and holds it (`_ = \(name.lower)Repo`)",
-        "  until a service takes it: pass it to that service's initializer in",
-        "  App/CompositionRoot.swift (`BillingServiceImpl(repo: \(name.lower)Repo)`), then delete",
-        "  that line.",
+        "  until a service takes it: give the service's Impl an initializer parameter",
+        "  (`repo: any \(name.upper)Repo`), pass \(name.lower)Repo to it in App/CompositionRoot.swift,",
+        "  then delete that line.",
       ].joined(separator: "\n")
     case "rename":
       return [

@@ -350,9 +350,22 @@ struct Transaction {
         step.written != nil && fileSystem.exists(destination)
         && !fileSystem.isSymbolicLink(destination)
         && (try? fileSystem.read(destination)).map(ContentDigest.of) == step.written
+      // A journal from before content checks cannot tell the run's writes from later ones.
+      let why =
+        step.written == nil
+        ? "the journal, from an older trellis-gen, cannot tell whether it changed since"
+        : "it changed since"
       if let backup = step.backup {
-        // Gone: already restored by an undo that was itself interrupted.
-        guard fileSystem.exists(root + "/" + backup) else { continue }
+        guard fileSystem.exists(root + "/" + backup) else {
+          // Already restored by an undo that was itself interrupted, unless it still holds
+          // the run's edit (its backup deleted by hand).
+          if isAsWritten {
+            recovery.leftAlone.append(
+              "\(step.destination) still holds the interrupted run's edit and its backup is "
+                + "gone: check it (`git diff \(step.destination)`)")
+          }
+          continue
+        }
         if isAsWritten {
           if performing { try fileSystem.move(root + "/" + backup, to: destination) }
           recovery.undone.append("restored \(step.destination)")
@@ -360,8 +373,9 @@ struct Transaction {
           let kept = keptOriginalPath(for: step.destination)
           if performing { try fileSystem.move(root + "/" + backup, to: root + "/" + kept) }
           recovery.leftAlone.append(
-            "\(step.destination) changed after the interrupted run (it may hold that run's edit "
-              + "and yours): left as it is; the file as it was before the run is in \(kept)")
+            "\(step.destination), which the interrupted run edited: \(why), so it is left as it "
+              + "is (it may hold that run's edit and yours); the file as it was before the run "
+              + "is in \(kept)")
         }
       } else if fileSystem.exists(destination) {
         if isAsWritten {
@@ -370,7 +384,7 @@ struct Transaction {
           recovery.undone.append("removed \(step.destination)")
         } else {
           recovery.leftAlone.append(
-            "\(step.destination), which the interrupted run created, changed since: left in "
+            "\(step.destination), which the interrupted run created: \(why), so it is left in "
               + "place (delete it if you do not want it)")
         }
       }

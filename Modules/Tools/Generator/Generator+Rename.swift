@@ -35,7 +35,15 @@ extension Generator {
   /// `trellis-gen` or the `trellis:` markers). So it works at any time, not only right after
   /// cloning. The layers keep their names.
   public func planRename(_ rawName: String) throws(GeneratorError) -> ChangeSet {
-    let name = try GeneratedName(rawName, kind: "project")
+    // Spelled from its UpperCamelCase form, as the next rename will read it back from
+    // Package.swift (`a-team` is `ATeam`, so its word is `ateam`, not `a-team`).
+    let name = try GeneratedName(
+      try GeneratedName(rawName, kind: "project").upper, kind: "project")
+    if Self.swiftKeywords.contains(name.lower) {
+      throw GeneratorError(
+        "\"\(name.lower)\" is a Swift keyword, and the app's code names the project in lowercase "
+          + "as an identifier; choose another name")
+    }
     let manifestText = try read(Self.manifestPath)
     let old = try currentProjectName(in: manifestText)
     guard name.upper != old else { throw GeneratorError("the project is already named \(old)") }
@@ -85,6 +93,19 @@ extension Generator {
       throw GeneratorError(
         "renaming would make a module \(taken), which the project already has; choose another name")
     }
+    // A module that is not the project's but would read as one after the rename (`Demo` and
+    // `DemoServer`): the next rename would rename it too.
+    if let lookalike = (manifest.targets.map(\.name) + Self.productNames(in: manifestText))
+      .first(where: { other in
+        !prefixed.contains(other) && other != old && other.count > name.upper.count
+          && other.hasPrefix(name.upper)
+          && other.dropFirst(name.upper.count).first?.isUppercase == true
+      })
+    {
+      throw GeneratorError(
+        "\"\(name.upper)\" starts the name of \(lookalike), which is not one of the project's "
+          + "modules: after the rename it would read as one; choose another name")
+    }
     /// The project's modules, as whole tokens.
     func renamingModules(_ text: String) -> String {
       Self.replacingTokens(in: text) { token, _ in renamedModules[String(token)] }
@@ -125,6 +146,32 @@ extension Generator {
         text = text.replacingOccurrences(of: before, with: after)
       }
       return text
+    }
+    // The new name's spellings may not be in the app's files already: they would be taken for
+    // the project's by the next rename, and renaming back would change them too.
+    for folder in ["App", "Tests/AppTests"] {
+      for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
+        guard let text = try? fileSystem.read(file) else { continue }
+        var found: String?
+        for segment in SwiftSegments.split(text) {
+          // The identifier counts in code only (`trellis:name` markers are comments).
+          _ = Self.replacingTokens(in: segment.text) { token, _ in
+            if found == nil, token == name.upper || (segment.isCode && token == name.lower) {
+              found = String(token)
+            }
+            return nil
+          }
+        }
+        if found == nil, Self.replacingWord(name.kebab, with: "\u{0}", in: text) != text {
+          found = name.kebab
+        }
+        if let found {
+          throw GeneratorError(
+            "\"\(found)\" already appears in \(file.dropFirst(root.count + 1)): after a rename "
+              + "to it, the next rename could not tell it from the project's name; choose "
+              + "another name")
+        }
+      }
     }
     var targets: [(String, (String) -> String)] = [
       (
@@ -203,6 +250,17 @@ extension Generator {
     return result + rest.replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
   }
 
+  /// Swift's reserved words: the app's code uses the project's lowercase name as an
+  /// identifier, which may not be one of them.
+  static let swiftKeywords: Set<String> = [
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
+    "init", "inout", "internal", "let", "open", "operator", "private", "precedencegroup",
+    "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var",
+    "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
+    "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "await",
+    "false", "is", "nil", "self", "super", "throws", "true", "try", "any", "some",
+  ]
+
   /// The names of the package's products in `manifest`: its executables (`.executable(name:`)
   /// and the libraries listed as names.
   static func productNames(in manifest: String) -> [String] {
@@ -219,8 +277,8 @@ extension Generator {
 
   /// `text` with each occurrence of the word `old` (`trellis`, `my-app`) that stands alone
   /// replaced by `new`: not inside a longer word or name (`trellisExecutable`, `x-trellis`),
-  /// not followed by `-` (`trellis-gen`), and not as a `trellis:name` marker (a link,
-  /// `trellis://`, is renamed).
+  /// not followed by `-` (`trellis-gen`), and not before a colon (`trellis:name` markers),
+  /// except in a link (`trellis://`, renamed).
   static func replacingWord(_ old: String, with new: String, in text: String) -> String {
     guard !old.isEmpty, text.contains(old) else { return text }
     func isWordCharacter(_ character: Character?) -> Bool {
@@ -234,7 +292,8 @@ extension Generator {
       let before =
         found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
       let after = rest[found.upperBound...]
-      let isMarker = after.first == ":" && after.dropFirst().first.map(\.isLetter) == true
+      // `trellis:name` and `// trellis:` (prose about the markers) stay; `trellis://` goes.
+      let isMarker = after.first == ":" && after.dropFirst().first != "/"
       result += rest[..<found.lowerBound]
       if isWordCharacter(before) || isWordCharacter(after.first) || isMarker {
         result += old
