@@ -40,10 +40,12 @@ struct TaskComposeViewControllerTests {
     try window.perform(.toggle(list: "tags", item: "bug"))
     try window.perform(.select(list: "milestone", item: "v1.0 Beta"))
     try window.perform(.type(field: "file", text: "/tmp/a.png"))
+    try window.perform(.select(list: "remove", item: "shot.png"))
     try window.perform(.tap("Save"))
     #expect(
       stub.actions == [
-        .load, .toggleTag(101), .selectMilestone(11), .setAttachmentPath("/tmp/a.png"), .save,
+        .load, .toggleTag(101), .selectMilestone(11), .setAttachmentPath("/tmp/a.png"),
+        .removeAttachment(5), .save,
       ])
     stub.emit(.toast("Task created: Ship it"))
     stub.emit(.saved(projectID: 1))

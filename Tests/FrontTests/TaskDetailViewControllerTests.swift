@@ -15,7 +15,7 @@ struct TaskDetailViewControllerTests {
     return (TaskDetailViewController(reactor: reactor), stub)
   }
 
-  @Test func theTaskShowsWithItsNamesAndLoadsOnAppearing() {
+  @Test func theTaskShowsWithItsNamesAndLoadsOnAppearing() throws {
     let (screen, stub) = makeScreen()
     let window = windowShowing(screen)
     #expect(stub.actions == [.load])
@@ -28,6 +28,13 @@ struct TaskDetailViewControllerTests {
     #expect(text.contains("Milestone: —"))
     #expect(text.contains("Tags: bug"))
     #expect(text.contains("No attachments."))
+    // Choosing an attachment asks the reactor to say what it is.
+    stub.state.detail?.attachments = [
+      Choice(id: 5, title: "trace.txt", detail: "42 bytes · text/plain")
+    ]
+    #expect(window.text.contains("trace.txt  42 bytes · text/plain"))
+    try window.perform(.select(list: "attachments", item: "trace.txt"))
+    #expect(stub.actions == [.load, .openAttachment(5)])
   }
 
   @Test func snapshots() throws {

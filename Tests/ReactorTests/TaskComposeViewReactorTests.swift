@@ -76,6 +76,11 @@ struct TaskComposeViewReactorTests {
       $0.attachmentPath = ""
     }
     try await tester.expect { $0.isUploading = false }
+    // Taken off the draft again (the uploaded file stays on the server).
+    tester.send(.removeAttachment(5))
+    try await tester.expect { $0.attachments = [] }
+    try await tester.expectEvents(.toast("Removed shot.png from the task"))
+    tester.send(.removeAttachment(5))  // already gone: nothing
     try await tester.finish()
   }
 

@@ -13,7 +13,7 @@ struct TaskDetailViewReactorTests {
       TaskItem(
         id: 7, projectID: 2, title: "Rate-limit the login endpoint", milestoneID: 20,
         tagIDs: [200, 999], assigneeIDs: [1],
-        attachments: [Attachment(id: 5, name: "trace.txt", size: 42)])
+        attachments: [Attachment(id: 5, name: "trace.txt", size: 42, contentType: "text/plain")])
     ])
     let tester = ReactorTester(
       TaskDetailViewReactor(serviceProvider: TestServices(taskService: tasks), taskID: 7))
@@ -25,9 +25,14 @@ struct TaskDetailViewReactorTests {
       $0.detail = TaskDetailViewReactor.TaskDetail(
         title: "Rate-limit the login endpoint", project: "Backend", milestone: "M2",
         tags: ["tag2", "#999"], assignees: ["Alice Kim"],
-        attachments: [Choice(id: 5, title: "trace.txt", detail: "42 bytes")])
+        attachments: [Choice(id: 5, title: "trace.txt", detail: "42 bytes · text/plain")])
     }
     try await tester.expect { $0.isLoading = false }
+    // Opening an attachment says what it is (a terminal cannot show the file).
+    tester.send(.openAttachment(5))
+    try await tester.expectEvents(
+      .alert(title: "trace.txt", message: "42 bytes · text/plain (file 5)."))
+    tester.send(.openAttachment(6))  // not on this task: nothing
     try await tester.finish()
   }
 

@@ -87,7 +87,7 @@ struct DataServiceTests {
     let repo = RecordingFileRepo()
     let service = FileServiceImpl(repo: repo, maximumSize: 100)
     let attachment = try await service.upload(fileAt: file, progress: nil)
-    #expect(attachment == Attachment(id: 1, name: "shot.png", size: 64))
+    #expect(attachment == Attachment(id: 1, name: "shot.png", size: 64, contentType: "image/png"))
     #expect(repo.uploads == ["shot.png image/png 64"])
     await #expect(
       throws: ServiceError(.invalidInput, "Cannot read missing.png: no such file or no permission.")

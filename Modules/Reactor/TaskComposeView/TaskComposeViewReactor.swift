@@ -33,6 +33,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case setAttachmentPath(String)
     /// Tapped "Attach".
     case attach
+    /// Removed an attachment (by its file id) from the draft.
+    case removeAttachment(Int)
     /// Tapped "Save".
     case save
   }
@@ -61,6 +63,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case setUploading(Bool)
     /// A file was uploaded (seed 000's `appendUploadedFiles`).
     case appendAttachment(Attachment)
+    /// An attachment was taken off the draft.
+    case removeAttachment(Int)
     /// Saving started or ended.
     case setSaving(Bool)
     /// What is wrong with each field a save was refused for (by the server's field names).
@@ -201,6 +205,13 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case .setAttachmentPath(let path): return .just(.setAttachmentPath(path))
     case .attach:
       return attach(path: currentState.attachmentPath)
+    case .removeAttachment(let fileID):
+      // Taken off this task only: the uploaded file stays, and can be attached again.
+      guard let file = currentState.attachments.first(where: { $0.id == fileID }) else {
+        return .none
+      }
+      return .concat(
+        .just(.removeAttachment(fileID)), .event(.toast("Removed \(file.title) from the task")))
     case .save:
       let state = currentState
       guard state.canSave, let projectID = state.projectID else { return .none }
@@ -338,6 +349,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       state.attachments.append(
         Choice(id: attachment.id, title: attachment.name, detail: "\(attachment.size) bytes"))
       state.attachmentPath = ""
+    case .removeAttachment(let fileID):
+      state.attachments.removeAll { $0.id == fileID }
+      state.fieldProblems["attachmentIDs"] = nil
     case .setSaving(let isSaving): state.isSaving = isSaving
     case .setFieldProblems(let problems): state.fieldProblems = problems
     }

@@ -9,6 +9,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
   public enum Action: Sendable, Equatable {
     /// The screen appeared: load the task.
     case load
+    /// Chose an attachment (by its file id): the screen says what it is.
+    case openAttachment(Int)
   }
 
   /// State changes.
@@ -36,7 +38,7 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     public var tags: [String]
     /// Its assignees' names.
     public var assignees: [String]
-    /// Its files.
+    /// Its files: name, then size and type (`12 bytes · image/png`).
     public var attachments: [Choice]
 
     /// Creates a detail.
@@ -96,6 +98,12 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       .catch { error in
         .concat(.just(.setFailure(ErrorMessage.text(for: error))), .just(.setLoading(false)))
       }
+    case .openAttachment(let fileID):
+      // A terminal cannot show the file: it says what it is.
+      guard let file = currentState.detail?.attachments.first(where: { $0.id == fileID }) else {
+        return .none
+      }
+      return .event(.alert(title: file.title, message: "\(file.detail) (file \(file.id))."))
     }
   }
 
@@ -116,7 +124,7 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       tags: task.tagIDs.map { tags[$0] ?? "#\($0)" },
       assignees: task.assigneeIDs.map { members[$0] ?? "User \($0)" },
       attachments: task.attachments.map {
-        Choice(id: $0.id, title: $0.name, detail: "\($0.size) bytes")
+        Choice(id: $0.id, title: $0.name, detail: "\($0.size) bytes · \($0.contentType)")
       })
   }
 

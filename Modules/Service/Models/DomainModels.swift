@@ -145,12 +145,15 @@ public struct Attachment: Sendable, Equatable, Identifiable {
   public var name: String
   /// The size in bytes.
   public var size: Int
+  /// Its MIME type, as the server recorded it: `image/png`.
+  public var contentType: String
 
   /// Creates an attachment.
-  public init(id: Int, name: String, size: Int) {
+  public init(id: Int, name: String, size: Int, contentType: String = "application/octet-stream") {
     self.id = id
     self.name = name
     self.size = size
+    self.contentType = contentType
   }
 }
 

@@ -21,6 +21,6 @@ extension TaskItem {
 
 extension Attachment {
   init(_ model: FileModel) {
-    self.init(id: model.id, name: model.name, size: model.size)
+    self.init(id: model.id, name: model.name, size: model.size, contentType: model.contentType)
   }
 }

@@ -107,6 +107,16 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
           reactor.send(.attach)
         }),
     ]
+    if !state.attachments.isEmpty {
+      // Enter on one takes it off the draft (`select remove <name>` in scripts).
+      let attachments = state.attachments
+      elements.append(
+        .list(
+          ListBox(
+            id: "remove", title: "Remove an attachment",
+            items: attachments.map { ListItem($0.title, detail: $0.detail) },
+            onSelect: { reactor.send(.removeAttachment(attachments[$0].id)) })))
+    }
     elements += problem(with: "attachmentIDs")
     if state.isUploading { elements.append(.spinner("Uploading…")) }
     elements += [

@@ -15,6 +15,7 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
 
   /// The task's fields.
   public override func body() -> [Element] {
+    let reactor = reactor
     if let failure = state.failure { return [.text(failure, style: .warning)] }
     guard let detail = state.detail else { return [.spinner("Loading the task…")] }
     func list(_ names: [String]) -> String { names.isEmpty ? "—" : names.joined(separator: ", ") }
@@ -29,7 +30,8 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
         ListBox(
           id: "attachments", title: "Attachments",
           items: detail.attachments.map { ListItem($0.title, detail: $0.detail) },
-          emptyText: "No attachments.", onSelect: { _ in })),
+          emptyText: "No attachments.",
+          onSelect: { reactor.send(.openAttachment(detail.attachments[$0].id)) })),
     ]
   }
 }
