@@ -53,12 +53,17 @@ extension DemoBackend {
   }
 
   func publish(taskCreated task: Wire.Task) {
+    publish(task: task, as: "task.created")
+  }
+
+  /// Tells the members of the task's project that it was created, updated or deleted (`name`).
+  func publish(task: Wire.Task, as name: String) {
     let members = state.withLock { Set(($0.roles[task.projectID] ?? [:]).keys) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     encoder.dateEncodingStrategy = .iso8601
     let data = (try? encoder.encode(task)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    publish(name: "task.created", data: data, to: members)
+    publish(name: name, data: data, to: members)
   }
 
   func publish(name: String, json: [String: String], to recipients: Set<Int>) {

@@ -23,6 +23,70 @@ extension DemoBackend {
       if let created { publish(taskCreated: created) }
       return response
     }
+
+    router.get("/tasks/:id") { [self] request in
+      let taskID = Int(request.pathParameters["id"] ?? "") ?? -1
+      return signedIn(request) { userID throws(DemoFailure) in
+        .json(
+          try state.withLock { state throws(DemoFailure) in
+            try state.task(taskID, visibleTo: userID)
+          })
+      }
+    }
+
+    // A title change, validated as a new task's title is; members and admins only.
+    router.patch("/tasks/:id") { [self] request in
+      let taskID = Int(request.pathParameters["id"] ?? "") ?? -1
+      var updated: Wire.Task?
+      let response = signedIn(request) { userID throws(DemoFailure) in
+        let change = try Self.decode(Wire.TaskChange.self, from: request)
+        let task = try state.withLock { state throws(DemoFailure) in
+          let task = try state.task(taskID, visibleTo: userID)
+          try Self.requireWrite(userID, task: task, state: state, doing: "change")
+          guard let title = change.title else { return task }
+          let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+          guard !trimmed.isEmpty, trimmed.count <= 120 else {
+            throw .validation(
+              trimmed.isEmpty ? "Title is required." : "Check the highlighted fields.",
+              fields: ["title": trimmed.isEmpty ? "required" : "at most 120 characters"])
+          }
+          guard let index = state.tasks.firstIndex(where: { $0.id == taskID }) else { return task }
+          state.tasks[index].title = trimmed
+          return state.tasks[index]
+        }
+        updated = task
+        return .json(task)
+      }
+      if let updated { publish(task: updated, as: "task.updated") }
+      return response
+    }
+
+    router.delete("/tasks/:id") { [self] request in
+      let taskID = Int(request.pathParameters["id"] ?? "") ?? -1
+      var deleted: Wire.Task?
+      let response = signedIn(request) { userID throws(DemoFailure) in
+        let task = try state.withLock { state throws(DemoFailure) in
+          let task = try state.task(taskID, visibleTo: userID)
+          try Self.requireWrite(userID, task: task, state: state, doing: "delete")
+          state.tasks.removeAll { $0.id == taskID }
+          return task
+        }
+        deleted = task
+        return ServerResponse(status: 204)
+      }
+      if let deleted { publish(task: deleted, as: "task.deleted") }
+      return response
+    }
+  }
+
+  /// Viewers may read a project's tasks but not change them.
+  private static func requireWrite(
+    _ userID: Int, task: Wire.Task, state: DemoState, doing verb: String
+  ) throws(DemoFailure) {
+    guard state.permissions(of: userID, in: task.projectID).canCreateTasks else {
+      let project = state.projects.first { $0.id == task.projectID }?.name ?? "this project"
+      throw .forbidden("Viewers cannot \(verb) tasks in \(project).")
+    }
   }
 
   private static func validate(

@@ -73,6 +73,11 @@ enum Wire {
     var createdAt: Date
   }
 
+  /// The body of `PATCH /tasks/:id`: what to change.
+  struct TaskChange: Codable, Sendable {
+    var title: String?
+  }
+
   /// The body of `POST /projects/:id/tasks`.
   struct NewTask: Codable, Sendable {
     var title: String

@@ -63,6 +63,17 @@ struct DemoState {
     roles[projectID]?[userID]
   }
 
+  /// The task if `userID` may see it (a member of its project); `404` otherwise, so a task of
+  /// another project does not even say it exists.
+  func task(_ taskID: Int, visibleTo userID: Int) throws(DemoFailure) -> Wire.Task {
+    guard let task = tasks.first(where: { $0.id == taskID }),
+      role(of: userID, in: task.projectID) != nil
+    else {
+      throw .notFound("There is no task \(taskID) in your projects.")
+    }
+    return task
+  }
+
   /// The project if `userID` may see it: `404` when it does not exist, `403` when the user is
   /// not a member.
   func project(_ projectID: Int, visibleTo userID: Int) throws(DemoFailure) -> Wire.Project {

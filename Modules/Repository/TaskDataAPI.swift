@@ -1,32 +1,42 @@
 import TrellisNetwork
 
-/// A project's tasks.
+/// A project's tasks, and one task by its id.
 public enum TaskDataAPI: HTTPEndpoint {
   /// `GET /projects/:id/tasks`, newest first.
   case tasks(projectID: Int)
   /// `POST /projects/:id/tasks`.
   case create(projectID: Int, NewTaskModel)
+  /// `GET /tasks/:id`.
+  case task(id: Int)
+  /// `PATCH /tasks/:id`: what to change.
+  case update(id: Int, TaskChangeModel)
+  /// `DELETE /tasks/:id`.
+  case delete(id: Int)
 
-  /// `/projects/:id/tasks`.
+  /// `/projects/:id/tasks`, or `/tasks/:id`.
   public var path: String {
     switch self {
     case .tasks(let id), .create(let id, _): "/projects/\(id)/tasks"
+    case .task(let id), .update(let id, _), .delete(let id): "/tasks/\(id)"
     }
   }
 
-  /// `GET` to list, `POST` to create.
+  /// `GET` to read, `POST` to create, `PATCH` to change, `DELETE` to delete.
   public var method: HTTPMethod {
     switch self {
-    case .tasks: .get
+    case .tasks, .task: .get
     case .create: .post
+    case .update: .patch
+    case .delete: .delete
     }
   }
 
-  /// The new task, as JSON.
+  /// The new task or the change, as JSON.
   public var body: HTTPRequestBody {
     switch self {
-    case .tasks: .none
+    case .tasks, .task, .delete: .none
     case .create(_, let task): .json(task)
+    case .update(_, let change): .json(change)
     }
   }
 }

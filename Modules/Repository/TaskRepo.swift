@@ -2,14 +2,21 @@ import TrellisNetwork
 
 /// A project's tasks.
 ///
-/// Caching: each project's task list is kept for 30 seconds. Creating a task invalidates its
-/// project's list (and discards a fetch of it in flight); so does ``invalidateTasks(projectID:)``,
+/// Caching: each project's task list is kept for 30 seconds. Creating, changing or deleting a
+/// task invalidates its project's list (and discards a fetch of it in flight, even when the
+/// change fails: the server may have made it); so does ``invalidateTasks(projectID:)``,
 /// called when the server announces a task created elsewhere. ``clear()`` forgets everything.
 public protocol TaskRepo: Sendable {
   /// A project's tasks, newest first.
   func tasks(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TaskModel]
   /// Creates a task and returns it.
   func createTask(projectID: Int, _ task: NewTaskModel) async throws(RepositoryError) -> TaskModel
+  /// The task `id` (`notFound` unless it is in one of the user's projects).
+  func task(id: Int) async throws(RepositoryError) -> TaskModel
+  /// Changes the task `id` and returns it as the server now has it.
+  func updateTask(id: Int, _ change: TaskChangeModel) async throws(RepositoryError) -> TaskModel
+  /// Deletes the task `id` of the project `projectID`.
+  func deleteTask(id: Int, projectID: Int) async throws(RepositoryError)
   /// Forgets a project's cached task list.
   func invalidateTasks(projectID: Int)
   /// Forgets everything cached.
@@ -43,6 +50,32 @@ public final class TaskRepoImpl: TaskRepo {
   {
     defer { taskLists.invalidate(projectID) }
     return try await requester.fetch(.create(projectID: projectID, task), as: TaskModel.self)
+  }
+
+  /// See ``TaskRepo/task(id:)``. Not cached: a task's screen shows it as it is.
+  public func task(id: Int) async throws(RepositoryError) -> TaskModel {
+    try await requester.fetch(.task(id: id), as: TaskModel.self)
+  }
+
+  /// See ``TaskRepo/updateTask(id:_:)``.
+  public func updateTask(id: Int, _ change: TaskChangeModel) async throws(RepositoryError)
+    -> TaskModel
+  {
+    do {
+      let task = try await requester.fetch(.update(id: id, change), as: TaskModel.self)
+      taskLists.invalidate(task.projectID)
+      return task
+    } catch {
+      // Which project's list to forget is not known without the answer: forget them all.
+      taskLists.invalidateAll()
+      throw error
+    }
+  }
+
+  /// See ``TaskRepo/deleteTask(id:projectID:)``.
+  public func deleteTask(id: Int, projectID: Int) async throws(RepositoryError) {
+    defer { taskLists.invalidate(projectID) }
+    try await requester.send(.delete(id: id))
   }
 
   /// See ``TaskRepo/invalidateTasks(projectID:)``.

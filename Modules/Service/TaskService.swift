@@ -14,6 +14,10 @@ public protocol TaskService: Sendable {
   func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem
   /// The task `id`, in whichever of the user's projects it is (`notFound` if in none).
   func task(id: Int) async throws(ServiceError) -> TaskItem
+  /// Gives the task `id` a new title; returns the task as the server now has it.
+  func renameTask(id: Int, title: String) async throws(ServiceError) -> TaskItem
+  /// Deletes `task`.
+  func deleteTask(_ task: TaskItem) async throws(ServiceError)
 }
 
 /// The ``TaskService`` over a ``ProjectRepo`` and a ``TaskRepo``.
@@ -88,15 +92,34 @@ public final class TaskServiceImpl: TaskService {
     }
   }
 
-  /// See ``TaskService/task(id:)``. The demo API has no `GET /tasks/:id`, so this looks in
-  /// each project's (cached) task list; an API with that route would call it instead.
+  /// See ``TaskService/task(id:)``: `GET /tasks/:id`.
   public func task(id: Int) async throws(ServiceError) -> TaskItem {
-    for project in try await projects(forceRefresh: false) {
-      if let task = try await tasks(projectID: project.id).first(where: { $0.id == id }) {
-        return task
-      }
+    do {
+      return TaskItem(try await taskRepo.task(id: id))
+    } catch {
+      throw ServiceError(error)
     }
-    throw ServiceError(.notFound, "There is no task \(id) in your projects.")
+  }
+
+  /// See ``TaskService/renameTask(id:title:)``. A blank title is refused before any request.
+  public func renameTask(id: Int, title: String) async throws(ServiceError) -> TaskItem {
+    guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw ServiceError(.validation, "Title is required.", fields: ["title": "required"])
+    }
+    do {
+      return TaskItem(try await taskRepo.updateTask(id: id, TaskChangeModel(title: title)))
+    } catch {
+      throw ServiceError(error)
+    }
+  }
+
+  /// See ``TaskService/deleteTask(_:)``.
+  public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
+    do {
+      try await taskRepo.deleteTask(id: task.id, projectID: task.projectID)
+    } catch {
+      throw ServiceError(error)
+    }
   }
 
   /// See ``TaskService/createTask(_:)``. A blank title is refused before any request.

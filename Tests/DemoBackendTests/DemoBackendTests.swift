@@ -251,6 +251,41 @@ struct DemoDataTests {
     #expect(otherUsersProject.status == 403)
   }
 
+  /// One task by id, changed and deleted: validated like a new task's title, for members and
+  /// admins only (a viewer is refused with the reason), and invisible outside one's projects.
+  @Test func aTaskIsReadChangedAndDeletedByItsEditorsOnly() async throws {
+    let backend = DemoBackend()
+    let client = Client(backend: backend)
+    let token = try await client.login().accessToken
+    let taskID = try #require(backend.createTaskElsewhere(projectID: 1, title: "Draft"))
+    let read = try decode(Wire.Task.self, await client.call(.get, "/tasks/\(taskID)", token: token))
+    #expect(read.title == "Draft")
+    let renamed = await client.call(
+      .patch, "/tasks/\(taskID)", token: token, json: #"{"title":"  Final  "}"#)
+    #expect(try decode(Wire.Task.self, renamed).title == "Final")
+    let blank = await client.call(.patch, "/tasks/\(taskID)", token: token, json: #"{"title":""}"#)
+    #expect(blank.status == 422)
+    #expect(try failure(blank).message == "Title is required.")
+    let long = await client.call(
+      .patch, "/tasks/\(taskID)", token: token,
+      json: "{\"title\":\"\(String(repeating: "x", count: 121))\"}")
+    #expect(long.status == 422)
+    #expect(try failure(long).fields?["title"] == "at most 120 characters")
+
+    // Task 4 is in Design System, where alice is a viewer; project 4's tasks are not hers.
+    let viewer = await client.call(.patch, "/tasks/4", token: token, json: #"{"title":"x"}"#)
+    #expect(viewer.status == 403)
+    #expect(try failure(viewer).message == "Viewers cannot change tasks in Design System.")
+    #expect(await client.call(.delete, "/tasks/4", token: token).status == 403)
+    let elsewhere = try #require(backend.createTaskElsewhere(projectID: 4, title: "Not hers"))
+    #expect(await client.call(.get, "/tasks/\(elsewhere)", token: token).status == 404)
+
+    #expect(await client.call(.delete, "/tasks/\(taskID)", token: token).status == 204)
+    let gone = await client.call(.get, "/tasks/\(taskID)", token: token)
+    #expect(gone.status == 404)
+    #expect(try failure(gone).message == "There is no task \(taskID) in your projects.")
+  }
+
   @Test func unknownRoutesAndMethods() async throws {
     let client = Client(backend: DemoBackend())
     #expect(await client.call(.get, "/nowhere").status == 404)

@@ -113,6 +113,42 @@ struct RepositoryTests {
       ])
   }
 
+  /// One task by id, changed and deleted through `/tasks/:id`; each change invalidates its
+  /// project's cached list; a viewer's change is refused with the server's reason.
+  @Test(arguments: BackendMode.allCases)
+  func aTaskIsReadChangedAndDeletedByItsID(mode: BackendMode) async throws {
+    let harness = try Harness(mode)
+    try await harness.signIn()
+    let tasks = TaskRepoImpl(requester: harness.requester())
+    let created = try await tasks.createTask(projectID: 1, NewTaskModel(title: "Draft"))
+    #expect(try await tasks.task(id: created.id) == created)
+    _ = try await tasks.tasks(projectID: 1, forceRefresh: false)
+    let renamed = try await tasks.updateTask(id: created.id, TaskChangeModel(title: "Final"))
+    #expect(renamed.title == "Final" && renamed.id == created.id)
+    #expect(try await tasks.tasks(projectID: 1, forceRefresh: false).first?.title == "Final")
+    await #expect(
+      throws: RepositoryError.forbidden("Viewers cannot change tasks in Design System.")
+    ) {
+      try await tasks.updateTask(id: 4, TaskChangeModel(title: "x"))
+    }
+    try await tasks.deleteTask(id: created.id, projectID: 1)
+    #expect(
+      try await tasks.tasks(projectID: 1, forceRefresh: false).contains { $0.id == created.id }
+        == false)
+    await #expect(
+      throws: RepositoryError.notFound("There is no task \(created.id) in your projects.")
+    ) {
+      try await tasks.task(id: created.id)
+    }
+    let id = created.id
+    #expect(
+      harness.requests.filter { $0.contains("/tasks") } == [
+        "POST /projects/1/tasks", "GET /tasks/\(id)", "GET /projects/1/tasks", "PATCH /tasks/\(id)",
+        "GET /projects/1/tasks", "PATCH /tasks/4", "DELETE /tasks/\(id)", "GET /projects/1/tasks",
+        "GET /tasks/\(id)",
+      ])
+  }
+
   @Test(arguments: BackendMode.allCases)
   func updatingTheProfileReplacesTheCachedUser(mode: BackendMode) async throws {
     let harness = try Harness(mode)

@@ -58,6 +58,30 @@ struct DataServiceTests {
     }
   }
 
+  /// A task is read by its id, renamed (a blank title refused before any request) and
+  /// deleted; a task not among the user's is a `notFound` with the server's reason.
+  @Test func aTaskIsReadRenamedAndDeleted() async throws {
+    let tasks = FakeTaskRepo()
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(), taskRepo: tasks, sessionState: Relay(.signedOut))
+    let created = try await service.createTask(TaskDraft(projectID: 1, title: "Draft"))
+    #expect(try await service.task(id: created.id) == created)
+    let renamed = try await service.renameTask(id: created.id, title: "Final")
+    #expect(renamed.title == "Final")
+    await #expect(
+      throws: ServiceError(.validation, "Title is required.", fields: ["title": "required"])
+    ) {
+      try await service.renameTask(id: created.id, title: " ")
+    }
+    #expect(try await service.task(id: created.id).title == "Final")
+    try await service.deleteTask(renamed)
+    await #expect(
+      throws: ServiceError(.notFound, "There is no task \(created.id) in your projects.")
+    ) {
+      try await service.task(id: created.id)
+    }
+  }
+
   @Test func tasksAreCreatedAndListedAndABlankTitleIsRefusedLocally() async throws {
     let tasks = FakeTaskRepo()
     let session = Relay(SessionState.signedIn(User(id: 1, username: "alice", displayName: "Alice")))

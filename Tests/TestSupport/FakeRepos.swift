@@ -217,6 +217,37 @@ public final class FakeTaskRepo: TaskRepo {
   }
 
   /// The protocol requirement, answered from the fake's state.
+  public func task(id: Int) async throws(RepositoryError) -> TaskModel {
+    guard let task = tasks.withLock({ $0.first { $0.id == id } }) else {
+      throw .notFound("There is no task \(id) in your projects.")
+    }
+    return task
+  }
+
+  /// The protocol requirement, answered from the fake's state.
+  public func updateTask(id: Int, _ change: TaskChangeModel) async throws(RepositoryError)
+    -> TaskModel
+  {
+    let updated = tasks.withLock { tasks -> TaskModel? in
+      guard let index = tasks.firstIndex(where: { $0.id == id }) else { return nil }
+      if let title = change.title { tasks[index].title = title }
+      return tasks[index]
+    }
+    guard let updated else { throw .notFound("There is no task \(id) in your projects.") }
+    return updated
+  }
+
+  /// The protocol requirement, answered from the fake's state.
+  public func deleteTask(id: Int, projectID: Int) async throws(RepositoryError) {
+    let removed = tasks.withLock { tasks in
+      let before = tasks.count
+      tasks.removeAll { $0.id == id }
+      return tasks.count < before
+    }
+    guard removed else { throw .notFound("There is no task \(id) in your projects.") }
+  }
+
+  /// The protocol requirement, answered from the fake's state.
   public func invalidateTasks(projectID: Int) {}
 
   /// The protocol requirement, answered from the fake's state.

@@ -213,6 +213,26 @@ public final class FakeTaskService: TaskService {
     return task
   }
 
+  /// Renames the stored task (or fails as ``failCreation(with:)`` set).
+  public func renameTask(id: Int, title: String) async throws(ServiceError) -> TaskItem {
+    try state.withLock { state throws(ServiceError) in
+      if let failure = state.createFailure { throw failure }
+      guard let index = state.tasks.firstIndex(where: { $0.id == id }) else {
+        throw ServiceError(.notFound, "There is no task \(id) in your projects.")
+      }
+      state.tasks[index].title = title
+      return state.tasks[index]
+    }
+  }
+
+  /// Removes the stored task (or fails as ``failCreation(with:)`` set).
+  public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
+    try state.withLock { state throws(ServiceError) in
+      if let failure = state.createFailure { throw failure }
+      state.tasks.removeAll { $0.id == task.id }
+    }
+  }
+
   /// Records the draft and returns a task made from it.
   public func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem {
     try state.withLock { state throws(ServiceError) in

@@ -61,6 +61,17 @@ public struct TaskModel: Codable, Sendable, Equatable {
   }
 }
 
+/// `PATCH /tasks/:id`'s body: only the fields to change.
+public struct TaskChangeModel: Codable, Sendable, Equatable {
+  /// The new title.
+  public var title: String?
+
+  /// A change of the fields given.
+  public init(title: String? = nil) {
+    self.title = title
+  }
+}
+
 /// `POST /projects/:id/tasks`'s body.
 public struct NewTaskModel: Codable, Sendable, Equatable {
   /// The title (required).
