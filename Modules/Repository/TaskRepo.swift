@@ -72,10 +72,15 @@ public final class TaskRepoImpl: TaskRepo {
     }
   }
 
-  /// See ``TaskRepo/deleteTask(id:projectID:)``.
+  /// See ``TaskRepo/deleteTask(id:projectID:)``. A `notFound` answer is a success: the task
+  /// is gone (a retried DELETE whose first attempt was carried out, its answer lost, gets one).
   public func deleteTask(id: Int, projectID: Int) async throws(RepositoryError) {
     defer { taskLists.invalidate(projectID) }
-    try await requester.send(.delete(id: id))
+    do {
+      try await requester.send(.delete(id: id))
+    } catch .notFound {
+      return
+    }
   }
 
   /// See ``TaskRepo/invalidateTasks(projectID:)``.

@@ -115,6 +115,7 @@ struct TaskComposeViewControllerTests {
     #expect(window.currentConfirmation != nil)
     stub.emit(.saved(projectID: 1))  // the save finished: the form pops itself
     #expect(stack.topViewController.title == "Tasks screen")
+    #expect(window.currentConfirmation == nil)  // gone with the form, before any drawing
     window.handle(.character("d"))
     #expect(stack.topViewController.title == "Tasks screen")
     #expect(window.currentConfirmation == nil)

@@ -340,6 +340,20 @@ struct RenameTests {
     #expect(try sandbox.snapshot() == before)
   }
 
+  /// A screen named like the project (`TrellisSettings`) keeps its name and does not stand in
+  /// the way of renaming back.
+  @Test func aScreenNamedLikeTheProjectDoesNotBlockRenamingBack() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let original = try sandbox.projectName()
+    #expect(sandbox.run("screen", original + "-" + Sandbox.unique("settings")).status == 0)
+    let before = try sandbox.snapshot()
+    #expect(sandbox.run("rename", "orbit").status == 0)
+    let back = sandbox.run("rename", original)
+    #expect(back.status == 0, "\(back.errors)")
+    #expect(try sandbox.snapshot() == before)
+  }
+
   /// A name that spells a product of the package another way is refused (`trellis-gen` would
   /// make `TrellisGen` beside it).
   @Test(arguments: ["trellis-gen", "TrellisGen", "trellis_gen"])

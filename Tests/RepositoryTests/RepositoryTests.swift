@@ -132,6 +132,8 @@ struct RepositoryTests {
       try await tasks.updateTask(id: 4, TaskChangeModel(title: "x"))
     }
     try await tasks.deleteTask(id: created.id, projectID: 1)
+    // Deleting it again (a retried DELETE whose answer was lost) is no error: it is gone.
+    try await tasks.deleteTask(id: created.id, projectID: 1)
     #expect(
       try await tasks.tasks(projectID: 1, forceRefresh: false).contains { $0.id == created.id }
         == false)
@@ -144,8 +146,8 @@ struct RepositoryTests {
     #expect(
       harness.requests.filter { $0.contains("/tasks") } == [
         "POST /projects/1/tasks", "GET /tasks/\(id)", "GET /projects/1/tasks", "PATCH /tasks/\(id)",
-        "GET /projects/1/tasks", "PATCH /tasks/4", "DELETE /tasks/\(id)", "GET /projects/1/tasks",
-        "GET /tasks/\(id)",
+        "GET /projects/1/tasks", "PATCH /tasks/4", "DELETE /tasks/\(id)", "DELETE /tasks/\(id)",
+        "GET /projects/1/tasks", "GET /tasks/\(id)",
       ])
   }
 

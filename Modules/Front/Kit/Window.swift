@@ -169,7 +169,17 @@ public final class Window {
   }
 
   /// The question on screen before unsaved input is discarded, if any.
-  public var currentConfirmation: String? { confirmation?.message }
+  public var currentConfirmation: String? {
+    dropStaleConfirmation()
+    return confirmation?.message
+  }
+
+  /// Drops a question about a screen that has left the window (a save closed the form).
+  private func dropStaleConfirmation() {
+    if let current = confirmation, !current.screens.allSatisfy({ $0.screen?.window === self }) {
+      confirmation = nil
+    }
+  }
 
   private static func unsavedChangesWarnings(in screen: ViewController) -> [String] {
     [screen.unsavedChangesWarning].compactMap { $0 }
@@ -288,9 +298,7 @@ public final class Window {
       menu.draw(into: &frame, top: contentTop, height: contentHeight)
     }
     // A question about a screen that has left (a save closed the form) goes with it.
-    if let current = confirmation, !current.screens.allSatisfy({ $0.screen?.window === self }) {
-      confirmation = nil
-    }
+    dropStaleConfirmation()
     if let confirmation {
       drawDialog(
         title: "Discard changes?", message: confirmation.message,
@@ -370,6 +378,7 @@ public final class Window {
       if key == .enter || key == .escape { alerts.removeFirst() }
       return true
     }
+    dropStaleConfirmation()
     if let current = confirmation {
       switch key {
       case .escape, .character("n"), .character("N"): answerConfirmation(discard: false)
@@ -414,6 +423,7 @@ public final class Window {
         throw .alertShowing("\(alert.title): \(alert.message)")
       }
     }
+    dropStaleConfirmation()
     if let current = confirmation {
       switch command {
       case .tap(let title) where title.lowercased() == Self.discardTitle.lowercased():

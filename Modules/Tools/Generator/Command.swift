@@ -106,7 +106,7 @@ public enum GeneratorCommand {
         if isDryRun { return 0 }
         if !recovery.leftAlone.isEmpty {
           errors(
-            "trellis-gen: some of what the interrupted run wrote changed since and was left "
+            "trellis-gen: some of what the interrupted run wrote needs checking and was left "
               + "alone:\n" + recovery.leftAlone.map { "  - " + $0 }.joined(separator: "\n")
               + "\nCheck these (`git status`, `git diff`), then run the command again.")
           return 1

@@ -95,7 +95,9 @@ extension Generator {
     }
     // A module that is not the project's but would read as one after the rename (`Demo` and
     // `DemoServer`): the next rename would rename it too.
-    if let lookalike = (manifest.targets.map(\.name) + Self.productNames(in: manifestText))
+    // (Generated features keep their names through any rename: `TrellisSettings` is a screen.)
+    let tools = manifest.targets.filter { !($0.path ?? "").hasPrefix(Self.featuresFolder + "/") }
+    if let lookalike = (tools.map(\.name) + Self.productNames(in: manifestText))
       .first(where: { other in
         !prefixed.contains(other) && other != old && other.count > name.upper.count
           && other.hasPrefix(name.upper)
