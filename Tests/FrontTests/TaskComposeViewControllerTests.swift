@@ -54,10 +54,10 @@ struct TaskComposeViewControllerTests {
     #expect(savedIn == [1])  // the list learns the task's project
   }
 
-  /// Esc on a form holding input asks before throwing it away; Esc (or Enter on the default
-  /// "Keep editing") keeps the form as it was; "Discard" goes back. A clean form goes back at
-  /// once.
-  @Test func escOnAFormWithInputAsksBeforeDiscardingIt() throws {
+  /// A stubbed compose form pushed over a "Tasks screen" in a window.
+  private func composeOnAStack() -> (
+    ReactorStub<TaskComposeViewReactor>, NavigationController, Window
+  ) {
     let reactor = TaskComposeViewReactor(
       serviceProvider: TestServices(
         taskService: FakeTaskService(), fileService: FakeFileService()))
@@ -65,6 +65,14 @@ struct TaskComposeViewControllerTests {
     let stack = NavigationController(root: PlaceholderViewController(title: "Tasks screen"))
     let window = windowShowing(stack)
     stack.push(TaskComposeViewController(reactor: reactor))
+    return (stub, stack, window)
+  }
+
+  /// Esc on a form holding input asks before throwing it away; Esc (or Enter on the default
+  /// "Keep editing") keeps the form as it was; "Discard" goes back. A clean form goes back at
+  /// once.
+  @Test func escOnAFormWithInputAsksBeforeDiscardingIt() throws {
+    let (stub, stack, window) = composeOnAStack()
     stub.state.projects = [Choice(id: 1, title: "Mobile App", detail: "MOB")]
     stub.state.projectID = 1  // chosen for the user: not input
     stub.state.title = "Half a thought"
@@ -125,13 +133,7 @@ struct TaskComposeViewControllerTests {
   /// Scripts answer the question by name; anything else while it shows is refused, naming
   /// the choices. Leaving through the menu asks too.
   @Test func scriptsAndTheMenuAskBeforeDiscardingInput() throws {
-    let reactor = TaskComposeViewReactor(
-      serviceProvider: TestServices(
-        taskService: FakeTaskService(), fileService: FakeFileService()))
-    let stub = reactor.enableStub()
-    let stack = NavigationController(root: PlaceholderViewController(title: "Tasks screen"))
-    let window = windowShowing(stack)
-    stack.push(TaskComposeViewController(reactor: reactor))
+    let (stub, stack, window) = composeOnAStack()
     stub.state.attachments = [Choice(id: 5, title: "shot.png", detail: "12 bytes")]
     try window.perform(.back)
     #expect(window.currentConfirmation != nil)
