@@ -3,8 +3,7 @@ import TrellisNetwork
 /// The server's event stream.
 public enum EventDataAPI: HTTPEndpoint {
   /// `GET /events`: `text/event-stream` of `task.created`, `task.updated`, `task.deleted` and
-  /// `session.revoked` (this version reads `task.created` and `session.revoked`; the others
-  /// arrive as `ServerEventModel.unknown`).
+  /// `session.revoked`.
   case stream
 
   /// `/events`.

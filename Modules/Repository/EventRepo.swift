@@ -52,12 +52,16 @@ public final class EventRepoImpl: EventRepo {
 
   static func decode(_ event: ServerSentEvent, logger: Logger) -> ServerEventModel {
     switch event.event {
-    case "task.created":
+    case "task.created", "task.updated", "task.deleted":
       do {
-        return .taskCreated(
-          try RepositoryCoding.decoder.decode(TaskModel.self, from: Data(event.data.utf8)))
+        let task = try RepositoryCoding.decoder.decode(TaskModel.self, from: Data(event.data.utf8))
+        switch event.event {
+        case "task.created": return .taskCreated(task)
+        case "task.updated": return .taskUpdated(task)
+        default: return .taskDeleted(task)
+        }
       } catch {
-        logger.warning("Ignored a malformed task.created event: \(error)")
+        logger.warning("Ignored a malformed \(event.event) event: \(error)")
         return .unknown(name: event.event)
       }
     case "session.revoked":

@@ -102,6 +102,8 @@ public final class ConnectionServiceImpl: ConnectionService {
             delivered = true
             switch event {
             case .taskCreated(let task): events.send(.taskCreated(TaskItem(task)))
+            case .taskUpdated(let task): events.send(.taskUpdated(TaskItem(task)))
+            case .taskDeleted(let task): events.send(.taskDeleted(TaskItem(task)))
             case .sessionRevoked:
               events.send(.sessionRevoked)
               await authService.endSession(reason: "Your session was ended on the server.")

@@ -66,6 +66,13 @@ struct TaskListViewReactorTests {
     try await tester.expect { $0.tasks = [Choice(id: 9, title: "From Carol", detail: "#9")] }
     try await tester.expect { $0.isLoading = false }
     #expect(tasks.taskLoads == ["1 cached", "1 force"])  // the other project's event was ignored
+    // Deleted elsewhere: the list is reloaded, and the task is gone from it.
+    tasks.setTasks([])
+    connection.events.send(.taskDeleted(created))
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [] }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tasks.taskLoads == ["1 cached", "1 force", "1 force"])
   }
 
   @Test(.startsEffectsWithinSend) func choosingAnotherProjectCancelsTheSlowerLoad() async throws {

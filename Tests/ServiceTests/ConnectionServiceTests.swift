@@ -57,9 +57,12 @@ struct ConnectionServiceTests {
       attachments: [], createdBy: 3, createdAt: Date())
     repo.send(.unknown(name: "ping"))
     repo.send(.taskCreated(task))
-    #expect(
-      await events.next()
-        == .taskCreated(TaskItem(id: 9, projectID: 1, title: "From Carol", createdBy: 3)))
+    let item = TaskItem(id: 9, projectID: 1, title: "From Carol", createdBy: 3)
+    #expect(await events.next() == .taskCreated(item))
+    repo.send(.taskUpdated(task))
+    #expect(await events.next() == .taskUpdated(item))
+    repo.send(.taskDeleted(task))
+    #expect(await events.next() == .taskDeleted(item))
   }
 
   @Test func aRevokedSessionEndsTheSession() async throws {

@@ -107,7 +107,9 @@ public final class TaskListViewReactor: ReactorProtocol {
       return loadTasks(projectID, forceRefresh: true)
     case .showCreatedTask(let projectID):
       return .concat(.just(.setProject(projectID)), loadTasks(projectID, forceRefresh: true))
-    case .serverEvent(.taskCreated(let task)):
+    case .serverEvent(.taskCreated(let task)), .serverEvent(.taskUpdated(let task)),
+      .serverEvent(.taskDeleted(let task)):
+      // Created, changed or deleted elsewhere: the list shown is reloaded from the server.
       guard task.projectID == currentState.projectID else { return .none }
       return loadTasks(task.projectID, forceRefresh: true)
     case .serverEvent(.sessionRevoked):

@@ -105,6 +105,10 @@ public struct NewTaskModel: Codable, Sendable, Equatable {
 public enum ServerEventModel: Sendable, Equatable {
   /// A task was created (possibly by someone else).
   case taskCreated(TaskModel)
+  /// A task was changed (its title), as it is now.
+  case taskUpdated(TaskModel)
+  /// A task was deleted, as it was.
+  case taskDeleted(TaskModel)
   /// The signed-in user's session was ended on the server.
   case sessionRevoked(reason: String)
   /// An event this version of the app does not know; ignored.

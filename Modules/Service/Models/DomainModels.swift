@@ -241,6 +241,10 @@ public enum ConnectionState: Sendable, Equatable {
 public enum ServerEvent: Sendable, Equatable {
   /// A task was created, possibly by someone else.
   case taskCreated(TaskItem)
+  /// A task was changed, possibly by someone else; as it is now.
+  case taskUpdated(TaskItem)
+  /// A task was deleted, possibly by someone else; as it was.
+  case taskDeleted(TaskItem)
   /// The user's session was ended on the server.
   case sessionRevoked
 }
