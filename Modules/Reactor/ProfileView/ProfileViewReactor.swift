@@ -141,14 +141,10 @@ public final class ProfileViewReactor: ReactorProtocol {
         .just(.setSaving(false))
       )
       .catch { error in
-        let problems = ErrorMessage.fieldProblems(in: error)
-        guard !problems.isEmpty else {
-          return .concat(.event(Self.saveFailure(error)), .just(.setSaving(false)))
-        }
+        // The fields a server's refusal names are marked (a state change only if there are).
+        let problems = (error as? ServiceError)?.fields ?? [:]
         return .concat(
-          .just(
-            .setFieldProblems(
-              Dictionary(problems.map { ($0.field, $0.problem) }) { first, _ in first })),
+          problems.isEmpty ? .none : .just(.setFieldProblems(problems)),
           .event(Self.saveFailure(error)), .just(.setSaving(false)))
       }
     }

@@ -8,22 +8,11 @@ public enum ErrorMessage {
   /// server names it.
   public static func text(for error: any Error, labels: [String: String] = [:]) -> String {
     guard let error = error as? ServiceError else { return "Something went wrong: \(error)" }
-    let problems = fieldProblems(in: error, labels: labels)
-    guard !problems.isEmpty else { return error.message }
-    return error.message + " "
-      + problems.map { "\($0.label): \($0.problem)." }
-      .joined(separator: " ")
-  }
-
-  /// Each field a refusal names, as the user knows it (`labels`, else the server's name),
-  /// with what is wrong with it, sorted by the server's field name.
-  public static func fieldProblems(
-    in error: any Error, labels: [String: String] = [:]
-  ) -> [(field: String, label: String, problem: String)] {
-    guard let error = error as? ServiceError else { return [] }
-    return error.fields.sorted { $0.key < $1.key }.map { field, problem in
-      (field, labels[field] ?? field, problem)
+    // Each field by the server's name, sorted, as the user knows it.
+    let problems = error.fields.sorted { $0.key < $1.key }.map { field, problem in
+      "\(labels[field] ?? field): \(problem)."
     }
+    return ([error.message] + problems).joined(separator: " ")
   }
 
   /// Whether `error` says the server could not be reached: a state to show (the draft is

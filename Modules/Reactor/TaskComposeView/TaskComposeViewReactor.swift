@@ -251,13 +251,11 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         let alert = Effect.event(
           Self.alert(
             title: "Could not save the task", for: error, offline: "The task was not saved."))
-        let problems = ErrorMessage.fieldProblems(in: error)
-        guard !problems.isEmpty else { return .concat(alert, .just(.setSaving(false))) }
+        // The fields a server's refusal names are marked (a state change only if there are).
+        let problems = (error as? ServiceError)?.fields ?? [:]
         return .concat(
-          .just(
-            .setFieldProblems(
-              Dictionary(problems.map { ($0.field, $0.problem) }) { first, _ in first })),
-          alert, .just(.setSaving(false)))
+          problems.isEmpty ? .none : .just(.setFieldProblems(problems)), alert,
+          .just(.setSaving(false)))
       }
     }
   }
