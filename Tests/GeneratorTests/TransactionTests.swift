@@ -328,7 +328,8 @@ struct RenameTests {
   /// project's (`Demo` and `DemoServer`), a word the app's files already use.
   @Test(arguments: [
     ("guard", "is a Swift keyword"), ("default", "is a Swift keyword"),
-    ("demo", "starts the name of DemoServer"), ("embedded", "already appears in App/"),
+    ("demo", "starts the name of DemoServer"), ("embedded", "already appears in"),
+    ("cache", "already appears in README.md"),
   ])
   func aNameTheNextRenameCouldNotUndoIsRefused(name: String, reason: String) throws {
     let sandbox = try Sandbox()
@@ -420,5 +421,21 @@ struct ContentDigestTests {
   ])
   func knownDigests(text: String, digest: String) {
     #expect(ContentDigest.of(text) == digest)
+  }
+}
+
+@Suite("Swift source split into code and the rest")
+struct SwiftSegmentsTests {
+  /// Comments, strings (raw, multi-line, interpolated) are text; the rest, interpolations
+  /// included, is code. A line comment ends at any line ending, `\r\n` too.
+  @Test func codeAndTextAreToldApart() {
+    let source =
+      "let a = 1 // note\r\nlet b = \"x \\(c) y\" /* d */ let e = #\"f\"#\n\"\"\"\ng\n\"\"\"\nh"
+    let code = SwiftSegments.split(source).filter(\.isCode).map(\.text).joined()
+    let text = SwiftSegments.split(source).filter { !$0.isCode }.map(\.text).joined()
+    #expect(SwiftSegments.split(source).map(\.text).joined() == source)
+    for word in ["let a", "let b", "c", "let e", "h"] { #expect(code.contains(word), "\(word)") }
+    for word in ["note", "x ", " y", "d", "f", "g"] { #expect(text.contains(word), "\(word)") }
+    #expect(!code.contains("note") && !text.contains("let b"))
   }
 }

@@ -401,12 +401,13 @@ struct AuthPluginOfflineTests {
   }
 
   @Test func offlineAheadOfExpiryTheStillValidTokenIsSent() async throws {
-    // Half a minute left of two: within the leeway (at most a quarter of its life), so each
-    // request would refresh it ahead; it stays valid however slow the machine.
+    // 500 s left of an hour: within the 600 s leeway (at most a quarter of its life), so each
+    // request would refresh it ahead; it stays valid however slow the machine (a test starved
+    // on a loaded two-core machine once took over 30 s, when the token had only 30 s left).
     let now = Date()
     let ending = AccessToken(
-      value: "token-1", expiresAt: now.addingTimeInterval(30), issuedAt: now.addingTimeInterval(-90)
-    )
+      value: "token-1", expiresAt: now.addingTimeInterval(500),
+      issuedAt: now.addingTimeInterval(-3100))
     let source = FakeTokenSource(token: ending, refreshDelay: .zero)
     source.failRefreshes(with: HTTPError.transport(TransportFailure(.cannotConnect)))
     let sent = Recorder<String>()
@@ -416,7 +417,7 @@ struct AuthPluginOfflineTests {
         return HTTPResponse(status: 200, request: request)
       })
     let requester = makeRequester(
-      transport: transport, plugins: [AuthPlugin(source: source, leeway: .seconds(60))])
+      transport: transport, plugins: [AuthPlugin(source: source, leeway: .seconds(600))])
     for id in 0..<10 { _ = try await requester.request(.item(id: id)) }
     #expect(sent.values == Array(repeating: "Bearer token-1", count: 10))
     // One refresh was tried; the next ones wait a few seconds instead of one per request.

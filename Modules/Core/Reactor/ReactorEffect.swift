@@ -120,8 +120,9 @@ public struct ReactorEffect<R: ReactorProtocol> {
   /// when `operation` returns. A thrown error goes to the nearest ``catch(_:)``, or is logged.
   ///
   /// `operation` starts on the main actor, synchronously: whatever it sends before its first
-  /// suspension is reduced before `send` returns. Awaiting a service runs the service where it
-  /// is isolated. Once the effect is cancelled, `send` delivers nothing.
+  /// suspension is reduced before `send` returns (below iOS 26 and macOS 26, right after it:
+  /// see `ImmediateTask`). Awaiting a service runs the service where it is isolated. Once the
+  /// effect is cancelled, `send` delivers nothing.
   public static func run(
     _ operation: @escaping @MainActor (EffectSender<R>) async throws -> Void
   ) -> Self {

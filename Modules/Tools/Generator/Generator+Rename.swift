@@ -149,8 +149,18 @@ extension Generator {
       }
       return text
     }
-    // The new name's spellings may not be in the app's files already: they would be taken for
-    // the project's by the next rename, and renaming back would change them too.
+    // The new name's spellings may not be in the files renamed by them already: they would be
+    // taken for the project's by the next rename, and renaming back would change them too.
+    func refuse(_ found: String, in file: String) -> GeneratorError {
+      GeneratorError(
+        "\"\(found)\" already appears in \(file): after a rename to it, the next rename could "
+          + "not tell it from the project's name; choose another name")
+    }
+    if let readme = try? fileSystem.read(root + "/README.md"),
+      Self.replacingWord(name.kebab, with: "\u{0}", in: readme) != readme
+    {
+      throw refuse(name.kebab, in: "README.md")  // renamed by word (links, data folder)
+    }
     for folder in ["App", "Tests/AppTests"] {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
         guard let text = try? fileSystem.read(file) else { continue }
@@ -167,12 +177,7 @@ extension Generator {
         if found == nil, Self.replacingWord(name.kebab, with: "\u{0}", in: text) != text {
           found = name.kebab
         }
-        if let found {
-          throw GeneratorError(
-            "\"\(found)\" already appears in \(file.dropFirst(root.count + 1)): after a rename "
-              + "to it, the next rename could not tell it from the project's name; choose "
-              + "another name")
-        }
+        if let found { throw refuse(found, in: String(file.dropFirst(root.count + 1))) }
       }
     }
     var targets: [(String, (String) -> String)] = [
@@ -263,8 +268,8 @@ extension Generator {
     "false", "is", "nil", "self", "super", "throws", "true", "try", "any", "some",
   ]
 
-  /// The names of the package's products in `manifest`: its executables (`.executable(name:`)
-  /// and the libraries listed as names.
+  /// The names of the package's executable products in `manifest` (`.executable(name:`); its
+  /// libraries are named like their targets, which the rename checks already.
   static func productNames(in manifest: String) -> [String] {
     var names: [String] = []
     var rest = Substring(manifest)

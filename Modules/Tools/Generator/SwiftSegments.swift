@@ -82,7 +82,7 @@ enum SwiftSegments {
           }
         }
       case .lineComment:
-        if character == "\n" { switchTo(.code) }
+        if character.isNewline { switchTo(.code) }  // `\r\n` is one Character
       case .blockComment(let depth):
         if starts("*/", at: index) {
           current += "*/"
