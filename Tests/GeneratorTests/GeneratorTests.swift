@@ -143,6 +143,32 @@ struct GeneratorTests {
     #expect(sandbox.exists("\(folder)/Reactor/\(feature.upper)ViewReactor.swift"))
   }
 
+  /// Past ``GeneratorCommand/groupingHintThreshold`` features, a screen that makes a feature of
+  /// its own is followed by the advice to group screens; one added to a feature is not.
+  @Test func manyFeaturesBringTheAdviceToGroupScreens() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let first = try GeneratedName(Sandbox.unique("first-screen"), kind: "screen")
+    let alone = sandbox.run("screen", first.kebab)
+    #expect(alone.status == 0, "\(alone.errors)")
+    #expect(!alone.output.contains("--feature NAME"))
+    // Features listed up to the threshold (the manifest is all the advice reads).
+    let listed = (1..<GeneratorCommand.groupingHintThreshold).map { "  \"Listed\($0)\"," }
+    let manifest = try sandbox.read("Package.swift").replacingOccurrences(
+      of: "  // trellis:features",
+      with: (listed + ["  // trellis:features"]).joined(separator: "\n"))
+    try sandbox.write(manifest, to: "Package.swift")
+    let crowded = try GeneratedName(Sandbox.unique("crowded-screen"), kind: "screen")
+    let result = sandbox.run("screen", crowded.kebab)
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(result.output.contains("Put the next"))
+    #expect(result.output.contains("--feature NAME"))
+    let grouped = sandbox.run(
+      "screen", Sandbox.unique("grouped-screen"), "--feature", crowded.kebab)
+    #expect(grouped.status == 0, "\(grouped.errors)")
+    #expect(!grouped.output.contains("--feature NAME"))
+  }
+
   /// A feature folder the manifest does not list (its files would join the new module unseen),
   /// or a feature named like a listed one but for case, is refused.
   @Test func aFeatureTheManifestDoesNotKnowIsRefused() throws {
