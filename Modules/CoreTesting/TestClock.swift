@@ -65,6 +65,19 @@ public final class TestClock: Clock, Sendable {
   /// How many tasks are sleeping on this clock.
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+  /// Waits until `count` tasks sleep on this clock (a debounce an action started, which may
+  /// begin after `send` returns), for at most `timeout` of real time; returns whether they do.
+  /// Advance the clock after this, or the sleep may start after the advance and never end.
+  public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(2)) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    for _ in 0..<100 where sleeperCount != count { await Task.yield() }
+    while sleeperCount != count {
+      guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+  }
+
   /// Suspends until the clock reaches `deadline`.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     let id = state.withLock { state in

@@ -71,9 +71,73 @@ extension DemoBackend {
     projectRoute("permissions") { state, projectID, userID in
       .json(state.permissions(of: userID, in: projectID))
     }
-    projectRoute("tasks") { state, projectID, _ in
-      .json(state.tasks.filter { $0.projectID == projectID }.sorted { $0.id > $1.id })
+    // A page of the project's tasks, newest first: `?limit=` (1 to 100, default 20),
+    // `?after=` (the previous page's `nextCursor`) and `?query=` (words its title contains,
+    // ignoring case and accents; at most 100 characters).
+    router.get("/projects/:id/tasks") { [self] request in
+      let projectID = Int(request.pathParameters["id"] ?? "") ?? -1
+      return signedIn(request, latency: latency(forProject: projectID)) {
+        userID throws(DemoFailure) in
+        let query = try Self.taskQuery(request)
+        let page = try state.withLock { state throws(DemoFailure) in
+          _ = try state.project(projectID, visibleTo: userID)
+          let matching = state.tasks.filter {
+            $0.projectID == projectID && $0.id < query.after && query.matches($0.title)
+          }
+          let page = Array(matching.sorted { $0.id > $1.id }.prefix(query.limit))
+          return Wire.TaskPage(
+            tasks: page,
+            nextCursor: matching.count > page.count ? page.last.map { String($0.id) } : nil)
+        }
+        return .json(page)
+      }
     }
+  }
+
+  /// What `GET /projects/:id/tasks` asks for.
+  struct TaskQuery {
+    /// The most tasks a page has.
+    var limit = 20
+    /// Only tasks with ids below this one (the cursor is the last id of the previous page).
+    var after = Int.max
+    /// The words a title must contain, folded for comparison; empty for every task.
+    var words: [String] = []
+
+    func matches(_ title: String) -> Bool {
+      let folded = Self.fold(title)
+      return words.allSatisfy { folded.contains($0) }
+    }
+
+    static func fold(_ text: String) -> String {
+      text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+  }
+
+  /// The page asked for, checked: a limit out of range, a cursor this server did not make, or a
+  /// query over 100 characters is a `400` naming the parameter.
+  static func taskQuery(_ request: ServerRequest) throws(DemoFailure) -> TaskQuery {
+    var query = TaskQuery()
+    if let text = request.queryValue("limit") {
+      guard let limit = Int(text), (1...100).contains(limit) else {
+        throw .validation("limit is a number from 1 to 100.", fields: ["limit": "1 to 100"])
+      }
+      query.limit = limit
+    }
+    if let text = request.queryValue("after") {
+      guard let after = Int(text), after > 0 else {
+        throw .validation(
+          "after is the nextCursor of a page this server sent.", fields: ["after": "invalid"])
+      }
+      query.after = after
+    }
+    if let text = request.queryValue("query") {
+      guard text.count <= 100 else {
+        throw .validation(
+          "A search is at most 100 characters.", fields: ["query": "at most 100 characters"])
+      }
+      query.words = TaskQuery.fold(text).split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+    return query
   }
 
   /// `GET /projects/:id/<resource>` for members of the project, with the project's latency.

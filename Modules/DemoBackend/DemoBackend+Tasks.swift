@@ -34,7 +34,8 @@ extension DemoBackend {
       }
     }
 
-    // A title change, validated as a new task's title is; members and admins only.
+    // A change of title (validated as a new task's title is) or of done; members and admins
+    // only.
     router.patch("/tasks/:id") { [self] request in
       let taskID = Int(request.pathParameters["id"] ?? "") ?? -1
       var updated: Wire.Task?
@@ -43,15 +44,15 @@ extension DemoBackend {
         let task = try state.withLock { state throws(DemoFailure) in
           let task = try state.task(taskID, visibleTo: userID)
           try Self.requireWrite(userID, task: task, state: state, doing: "change")
-          guard let title = change.title else { return task }
-          let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-          guard !trimmed.isEmpty, trimmed.count <= 120 else {
+          let title = change.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+          if let title, title.isEmpty || title.count > 120 {
             throw .validation(
-              trimmed.isEmpty ? "Title is required." : "Check the highlighted fields.",
-              fields: ["title": trimmed.isEmpty ? "required" : "at most 120 characters"])
+              title.isEmpty ? "Title is required." : "Check the highlighted fields.",
+              fields: ["title": title.isEmpty ? "required" : "at most 120 characters"])
           }
           guard let index = state.tasks.firstIndex(where: { $0.id == taskID }) else { return task }
-          state.tasks[index].title = trimmed
+          if let title { state.tasks[index].title = title }
+          if let isDone = change.isDone { state.tasks[index].isDone = isDone }
           return state.tasks[index]
         }
         updated = task

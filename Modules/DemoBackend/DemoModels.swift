@@ -71,11 +71,21 @@ enum Wire {
     var attachments: [FileInfo]
     var createdBy: Int
     var createdAt: Date
+    /// Whether it is done.
+    var isDone = false
+  }
+
+  /// A page of a project's tasks (`GET /projects/:id/tasks`), newest first.
+  struct TaskPage: Codable, Sendable, Equatable {
+    var tasks: [Task]
+    /// What to send as `after` for the next page; `nil` on the last page. Opaque to clients.
+    var nextCursor: String?
   }
 
   /// The body of `PATCH /tasks/:id`: what to change.
   struct TaskChange: Codable, Sendable {
     var title: String?
+    var isDone: Bool?
   }
 
   /// The body of `POST /projects/:id/tasks`.

@@ -32,6 +32,7 @@ enum DemoSeed {
     Wire.Project(id: 2, key: "API", name: "Backend", color: "green"),
     Wire.Project(id: 3, key: "DS", name: "Design System", color: "purple"),
     Wire.Project(id: 4, key: "LAB", name: "Secret Lab", color: "red"),
+    Wire.Project(id: 5, key: "SUP", name: "Support", color: "orange"),
   ]
 
   /// Roles by project, then by user id: `admin` and `member` may create tasks, `viewer` may not.
@@ -40,6 +41,7 @@ enum DemoSeed {
     2: [1: "member", 2: "admin"],
     3: [1: "viewer", 3: "admin"],
     4: [2: "admin"],
+    5: [1: "member", 2: "admin"],
   ]
 
   static let milestones: [Int: [Wire.Milestone]] = [
@@ -56,6 +58,7 @@ enum DemoSeed {
       Wire.Milestone(id: 32, name: "Components", dueDate: nil),
     ],
     4: [Wire.Milestone(id: 41, name: "Prototype", dueDate: nil)],
+    5: [Wire.Milestone(id: 51, name: "Triage", dueDate: nil)],
   ]
 
   static let tags: [Int: [Wire.Tag]] = [
@@ -73,6 +76,7 @@ enum DemoSeed {
       Wire.Tag(id: 302, name: "typography", color: "black"),
     ],
     4: [Wire.Tag(id: 401, name: "secret", color: "red")],
+    5: [Wire.Tag(id: 501, name: "customer", color: "orange")],
   ]
 
   static func tasks(createdAt date: Date) -> [Wire.Task] {
@@ -90,6 +94,41 @@ enum DemoSeed {
       Wire.Task(
         id: 4, projectID: 3, title: "Dark mode palette", body: "", milestoneID: 31,
         tagIDs: [301], assigneeIDs: [3], attachments: [], createdBy: 3, createdAt: date),
-    ]
+    ] + supportTickets(createdAt: date)
   }
+
+  /// The first id of the Support project's tickets; tasks created later get ids above them.
+  static let firstTicketID = 1000
+
+  /// The Support project's ``ticketCount`` tickets, every combination of an area and a
+  /// symptom (ids from ``firstTicketID``): a list long enough to page through and to search
+  /// (`export` matches 25 of them, `ipad` 10).
+  static func supportTickets(createdAt date: Date) -> [Wire.Task] {
+    let areas = [
+      "Login", "Export", "Search", "Sync", "Billing", "Invites", "Upload", "Notifications",
+      "Calendar", "Profile",
+    ]
+    let symptoms = [
+      "fails on a slow network", "shows the wrong date", "is slow with many items",
+      "loses the draft", "crashes on iPad", "ignores dark mode", "times out on cellular",
+      "repeats the last action", "shows an empty screen", "needs a second tap",
+      "forgets the sort order", "mislabels a button", "logs a password hint",
+      "drops accents in names", "breaks with long titles", "duplicates items after retry",
+      "hangs after sleep", "shows stale data", "rejects a valid email", "cuts off text",
+      "rounds amounts wrongly", "skips the first item", "asks twice for permission",
+      "leaves a spinner", "reorders by itself",
+    ]
+    return symptoms.indices.flatMap { symptom in
+      areas.indices.map { area in
+        let id = firstTicketID + symptom * areas.count + area
+        return Wire.Task(
+          id: id, projectID: 5, title: "\(areas[area]) \(symptoms[symptom])", body: "",
+          milestoneID: 51, tagIDs: [501], assigneeIDs: [id % 2 == 0 ? 1 : 2], attachments: [],
+          createdBy: 2, createdAt: date, isDone: id % 7 == 0)
+      }
+    }
+  }
+
+  /// How many tickets ``supportTickets(createdAt:)`` makes.
+  static let ticketCount = 250
 }

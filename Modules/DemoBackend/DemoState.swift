@@ -47,7 +47,8 @@ struct DemoState {
   /// Refresh tokens exchanged within the grace period: still accepted once more, for a client
   /// whose answer to the exchange was lost (OAuth servers with rotation do the same).
   var retiredRefreshTokens: [String: RetiredGrant] = [:]
-  var nextTaskID = 100
+  /// Above every seeded task's id, so a new task is the newest by id too.
+  var nextTaskID = DemoSeed.firstTicketID + DemoSeed.ticketCount
   var nextFileID = 1
   var nextSessionID = 1
 

@@ -1,9 +1,12 @@
+import Foundation
 import TrellisNetwork
 
 /// A project's tasks, and one task by its id.
 public enum TaskDataAPI: HTTPEndpoint {
-  /// `GET /projects/:id/tasks`, newest first.
-  case tasks(projectID: Int)
+  /// `GET /projects/:id/tasks`: a page of at most `limit` tasks, newest first, after the
+  /// previous page's `nextCursor` (`nil`: the first page), whose titles contain the words of
+  /// `query` (empty: every task).
+  case tasks(projectID: Int, query: String = "", after: String? = nil, limit: Int)
   /// `POST /projects/:id/tasks`.
   case create(projectID: Int, NewTaskModel)
   /// `GET /tasks/:id`.
@@ -16,7 +19,7 @@ public enum TaskDataAPI: HTTPEndpoint {
   /// `/projects/:id/tasks`, or `/tasks/:id`.
   public var path: String {
     switch self {
-    case .tasks(let id), .create(let id, _): "/projects/\(id)/tasks"
+    case .tasks(let id, _, _, _), .create(let id, _): "/projects/\(id)/tasks"
     case .task(let id), .update(let id, _), .delete(let id): "/tasks/\(id)"
     }
   }
@@ -29,6 +32,15 @@ public enum TaskDataAPI: HTTPEndpoint {
     case .update: .patch
     case .delete: .delete
     }
+  }
+
+  /// A task page's limit, cursor and search.
+  public var query: [URLQueryItem] {
+    guard case .tasks(_, let query, let after, let limit) = self else { return [] }
+    var items = [URLQueryItem(name: "limit", value: String(limit))]
+    if let after { items.append(URLQueryItem(name: "after", value: after)) }
+    if !query.isEmpty { items.append(URLQueryItem(name: "query", value: query)) }
+    return items
   }
 
   /// The new task or the change, as JSON.

@@ -1,14 +1,19 @@
+import Foundation
 import TrellisNetwork
 
 /// A project's tasks.
 ///
-/// Caching: each project's task list is kept for 30 seconds. Creating, changing or deleting a
-/// task invalidates its project's list (and discards a fetch of it in flight, even when the
-/// change fails: the server may have made it); so does ``invalidateTasks(projectID:)``,
-/// called when the server announces a task created elsewhere. ``clear()`` forgets everything.
+/// Caching: the first page of each project's unsearched list is kept for 30 seconds (later
+/// pages and searches are always fetched). Creating, changing or deleting a task invalidates
+/// its project's page (and discards a fetch of it in flight, even when the change fails: the
+/// server may have made it); so does ``invalidateTasks(projectID:)``, called when the server
+/// announces a task created elsewhere. ``clear()`` forgets everything.
 public protocol TaskRepo: Sendable {
-  /// A project's tasks, newest first.
-  func tasks(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TaskModel]
+  /// A page of a project's tasks, newest first: the first page when `cursor` is `nil`, else
+  /// the one after the page whose `nextCursor` it is; only tasks whose titles contain the words
+  /// of `query` (empty: all).
+  func tasks(projectID: Int, matching query: String, after cursor: String?, forceRefresh: Bool)
+    async throws(RepositoryError) -> TaskPageModel
   /// Creates a task and returns it.
   func createTask(projectID: Int, _ task: NewTaskModel) async throws(RepositoryError) -> TaskModel
   /// The task `id` (`notFound` unless it is in one of the user's projects).
@@ -26,21 +31,33 @@ public protocol TaskRepo: Sendable {
 /// The ``TaskRepo`` that calls ``TaskDataAPI``.
 public final class TaskRepoImpl: TaskRepo {
   private let requester: HTTPRequester<TaskDataAPI>
-  private let taskLists: RepoCache<Int, [TaskModel]>
+  private let taskLists: RepoCache<Int, TaskPageModel>
+  /// How many tasks a page has.
+  public let pageSize: Int
 
-  /// Creates the repository.
-  public init(requester: HTTPRequester<TaskDataAPI>, lifetime: Duration = .seconds(30)) {
+  /// Creates the repository; pages have `pageSize` tasks (1 to 100, as the server takes).
+  public init(
+    requester: HTTPRequester<TaskDataAPI>, lifetime: Duration = .seconds(30), pageSize: Int = 20
+  ) {
     self.requester = requester
     taskLists = RepoCache(lifetime: lifetime)
+    self.pageSize = min(max(pageSize, 1), 100)
   }
 
-  /// See ``TaskRepo/tasks(projectID:forceRefresh:)``.
-  public func tasks(projectID: Int, forceRefresh: Bool = false) async throws(RepositoryError)
-    -> [TaskModel]
-  {
-    try await taskLists.value(for: projectID, forceRefresh: forceRefresh) {
+  /// See ``TaskRepo/tasks(projectID:matching:after:forceRefresh:)``.
+  public func tasks(
+    projectID: Int, matching query: String = "", after cursor: String? = nil,
+    forceRefresh: Bool = false
+  ) async throws(RepositoryError) -> TaskPageModel {
+    let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+    let endpoint = TaskDataAPI.tasks(
+      projectID: projectID, query: query, after: cursor, limit: pageSize)
+    guard query.isEmpty, cursor == nil else {
+      return try await requester.fetch(endpoint, as: TaskPageModel.self)
+    }
+    return try await taskLists.value(for: projectID, forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
-      try await requester.fetch(.tasks(projectID: projectID), as: [TaskModel].self)
+      try await requester.fetch(endpoint, as: TaskPageModel.self)
     }
   }
 

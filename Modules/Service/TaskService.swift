@@ -2,22 +2,34 @@ import TrellisCore
 import TrellisRepository
 
 /// Projects, the task form's project context, and tasks.
+///
+/// Changing or deleting a task is optimistic: ``changes`` announces the change at once, so every
+/// screen showing the task shows it changed, then announces what the server answered, the
+/// change undone when it refused or could not be reached (the method then throws why).
 public protocol TaskService: Sendable {
   /// The user's projects.
   func projects(forceRefresh: Bool) async throws(ServiceError) -> [Project]
   /// A project's milestones, tags, members and the user's permissions, fetched concurrently
   /// and returned together (the task form needs all four when the project changes).
   func projectContext(projectID: Int) async throws(ServiceError) -> ProjectContext
-  /// A project's tasks, newest first.
-  func tasks(projectID: Int, forceRefresh: Bool) async throws(ServiceError) -> [TaskItem]
+  /// A page of a project's tasks, newest first: the first when `cursor` is `nil`, else the one
+  /// after the page whose ``TaskPage/nextCursor`` it is; only the tasks whose titles contain
+  /// the words of `query` (empty: all).
+  func tasks(projectID: Int, matching query: String, after cursor: String?, forceRefresh: Bool)
+    async throws(ServiceError) -> TaskPage
   /// Creates a task.
   func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem
   /// The task `id`, in whichever of the user's projects it is (`notFound` if in none).
   func task(id: Int) async throws(ServiceError) -> TaskItem
-  /// Gives the task `id` a new title; returns the task as the server now has it.
-  func renameTask(id: Int, title: String) async throws(ServiceError) -> TaskItem
-  /// Deletes `task`.
+  /// Changes `task`'s title and done state (`nil`: unchanged); returns the task as the server
+  /// now has it. Announced in ``changes`` before the request, and undone there if it fails.
+  func updateTask(_ task: TaskItem, title: String?, isDone: Bool?) async throws(ServiceError)
+    -> TaskItem
+  /// Deletes `task`. Announced in ``changes`` before the request, and undone there if it
+  /// fails.
   func deleteTask(_ task: TaskItem) async throws(ServiceError)
+  /// The changes this app makes to tasks, as they are made and as the server answers.
+  var changes: Broadcast<TaskChange> { get }
 }
 
 /// The ``TaskService`` over a ``ProjectRepo`` and a ``TaskRepo``.
@@ -25,6 +37,8 @@ public final class TaskServiceImpl: TaskService {
   private let projectRepo: any ProjectRepo
   private let taskRepo: any TaskRepo
   private let sessionObservation: ObservationToken
+  /// See ``TaskService/changes``.
+  public let changes = Broadcast<TaskChange>()
 
   /// Creates the service. It clears the repositories' caches whenever the session ends.
   public init(
@@ -79,14 +93,15 @@ public final class TaskServiceImpl: TaskService {
     }
   }
 
-  /// See ``TaskService/tasks(projectID:forceRefresh:)``.
-  public func tasks(projectID: Int, forceRefresh: Bool = false) async throws(ServiceError)
-    -> [TaskItem]
-  {
+  /// See ``TaskService/tasks(projectID:matching:after:forceRefresh:)``.
+  public func tasks(
+    projectID: Int, matching query: String = "", after cursor: String? = nil,
+    forceRefresh: Bool = false
+  ) async throws(ServiceError) -> TaskPage {
     do {
-      return try await taskRepo.tasks(projectID: projectID, forceRefresh: forceRefresh).map {
-        TaskItem($0)
-      }
+      return TaskPage(
+        try await taskRepo.tasks(
+          projectID: projectID, matching: query, after: cursor, forceRefresh: forceRefresh))
     } catch {
       throw ServiceError(error)
     }
@@ -101,23 +116,39 @@ public final class TaskServiceImpl: TaskService {
     }
   }
 
-  /// See ``TaskService/renameTask(id:title:)``. A blank title is refused before any request.
-  public func renameTask(id: Int, title: String) async throws(ServiceError) -> TaskItem {
-    guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+  /// See ``TaskService/updateTask(_:title:isDone:)``. A blank title is refused before any
+  /// request or announcement.
+  public func updateTask(_ task: TaskItem, title: String? = nil, isDone: Bool? = nil)
+    async throws(ServiceError) -> TaskItem
+  {
+    let title = title?.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let title, title.isEmpty {
       throw ServiceError(.validation, "Title is required.", fields: ["title": "required"])
     }
+    var changed = task
+    if let title { changed.title = title }
+    if let isDone { changed.isDone = isDone }
+    changes.send(.updated(changed))
     do {
-      return TaskItem(try await taskRepo.updateTask(id: id, TaskChangeModel(title: title)))
+      let saved = TaskItem(
+        try await taskRepo.updateTask(id: task.id, TaskChangeModel(title: title, isDone: isDone)))
+      changes.send(.updated(saved))
+      return saved
     } catch {
+      // Refused, or unknown (offline, or the answer lost): shown as it was. A change the
+      // server made after all comes back with its `task.updated` event.
+      changes.send(.updated(task))
       throw ServiceError(error)
     }
   }
 
   /// See ``TaskService/deleteTask(_:)``.
   public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
+    changes.send(.removed(task))
     do {
       try await taskRepo.deleteTask(id: task.id, projectID: task.projectID)
     } catch {
+      changes.send(.restored(task))
       throw ServiceError(error)
     }
   }

@@ -24,8 +24,11 @@ struct Client {
     var allHeaders = headers
     if let token { allHeaders["Authorization"] = "Bearer \(token)" }
     if json != nil { allHeaders["Content-Type"] = "application/json" }
+    // `path?query`, as the server's request reader splits it.
+    let parts = path.split(separator: "?", maxSplits: 1).map(String.init)
+    let query = parts.count > 1 ? URLComponents(string: "?" + parts[1])?.queryItems ?? [] : []
     let request = ServerRequest(
-      method: method, path: path, headers: allHeaders,
+      method: method, path: parts.first ?? path, query: query, headers: allHeaders,
       body: body ?? json.map { Data($0.utf8) } ?? Data())
     return await backend.router.handle(request)
   }
@@ -181,7 +184,7 @@ struct DemoDataTests {
     let token = try await client.login().accessToken
     let projects = try decode(
       [Wire.Project].self, await client.call(.get, "/projects", token: token))
-    #expect(projects.map(\.id) == [1, 2, 3])
+    #expect(projects.map(\.id) == [1, 2, 3, 5])
   }
 
   @Test(arguments: ["milestones", "tags", "members", "permissions", "tasks"])
@@ -226,8 +229,8 @@ struct DemoDataTests {
     let task = try decode(Wire.Task.self, created)
     #expect(task.title == "Ship it" && task.createdBy == 1 && task.milestoneID == 11)
     let list = try decode(
-      [Wire.Task].self, await client.call(.get, "/projects/1/tasks", token: token))
-    #expect(list.first?.id == task.id)
+      Wire.TaskPage.self, await client.call(.get, "/projects/1/tasks", token: token))
+    #expect(list.tasks.first?.id == task.id && list.nextCursor == nil)
 
     let untitled = await client.call(
       .post, "/projects/1/tasks", token: token, json: #"{"title":" "}"#)
@@ -263,6 +266,9 @@ struct DemoDataTests {
     let renamed = await client.call(
       .patch, "/tasks/\(taskID)", token: token, json: #"{"title":"  Final  "}"#)
     #expect(try decode(Wire.Task.self, renamed).title == "Final")
+    let done = await client.call(.patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":true}"#)
+    #expect(try decode(Wire.Task.self, done).isDone)
+    #expect(try decode(Wire.Task.self, done).title == "Final")
     let blank = await client.call(.patch, "/tasks/\(taskID)", token: token, json: #"{"title":""}"#)
     #expect(blank.status == 422)
     #expect(try failure(blank).message == "Title is required.")
@@ -277,6 +283,8 @@ struct DemoDataTests {
     #expect(viewer.status == 403)
     #expect(try failure(viewer).message == "Viewers cannot change tasks in Design System.")
     #expect(await client.call(.delete, "/tasks/4", token: token).status == 403)
+    let undone = await client.call(.patch, "/tasks/4", token: token, json: #"{"isDone":true}"#)
+    #expect(undone.status == 403)
     let elsewhere = try #require(backend.createTaskElsewhere(projectID: 4, title: "Not hers"))
     #expect(await client.call(.get, "/tasks/\(elsewhere)", token: token).status == 404)
 
@@ -284,6 +292,57 @@ struct DemoDataTests {
     let gone = await client.call(.get, "/tasks/\(taskID)", token: token)
     #expect(gone.status == 404)
     #expect(try failure(gone).message == "There is no task \(taskID) in your projects.")
+  }
+
+  /// The Support project's 250 tickets come in pages: each page continues where the previous
+  /// one ended (none twice, none skipped), a search narrows every page, and a bad parameter
+  /// is a 400-class refusal naming it.
+  @Test func tasksComeInPagesAndASearchNarrowsThem() async throws {
+    let client = Client(backend: DemoBackend())
+    let token = try await client.login().accessToken
+    var seen: [Int] = []
+    var cursor: String?
+    var pages = 0
+    repeat {
+      let path = "/projects/5/tasks?limit=60" + (cursor.map { "&after=\($0)" } ?? "")
+      let page = try decode(Wire.TaskPage.self, await client.call(.get, path, token: token))
+      #expect(page.tasks.count == 60 || page.nextCursor == nil)
+      seen += page.tasks.map(\.id)
+      cursor = page.nextCursor
+      pages += 1
+    } while cursor != nil && pages < 10
+    #expect(pages == 5)
+    #expect(seen == seen.sorted(by: >) && Set(seen).count == DemoSeed.ticketCount)
+    let first = try decode(
+      Wire.TaskPage.self, await client.call(.get, "/projects/5/tasks", token: token))
+    #expect(first.tasks.count == 20)
+
+    let search = try decode(
+      Wire.TaskPage.self,
+      await client.call(.get, "/projects/5/tasks?query=%20EXPORT%20&limit=20", token: token))
+    #expect(search.tasks.count == 20 && search.tasks.allSatisfy { $0.title.hasPrefix("Export") })
+    let rest = try decode(
+      Wire.TaskPage.self,
+      await client.call(
+        .get, "/projects/5/tasks?query=export&after=\(search.nextCursor ?? "")", token: token))
+    #expect(rest.tasks.count == 5 && rest.nextCursor == nil)
+    let twoWords = try decode(
+      Wire.TaskPage.self,
+      await client.call(.get, "/projects/5/tasks?query=ipad%20sync", token: token))
+    #expect(twoWords.tasks.map(\.title) == ["Sync crashes on iPad"])
+    let none = try decode(
+      Wire.TaskPage.self, await client.call(.get, "/projects/5/tasks?query=zebra", token: token))
+    #expect(none.tasks.isEmpty && none.nextCursor == nil)
+
+    for bad in ["limit=0", "limit=101", "limit=ten", "after=-3", "after=x"] {
+      let refused = await client.call(.get, "/projects/5/tasks?\(bad)", token: token)
+      #expect(refused.status == 422, "\(bad)")
+      let name = String(bad.prefix { $0 != "=" })
+      #expect(try failure(refused).fields?[name] != nil, "\(bad)")
+    }
+    let long = await client.call(
+      .get, "/projects/5/tasks?query=\(String(repeating: "a", count: 101))", token: token)
+    #expect(long.status == 422)
   }
 
   @Test func unknownRoutesAndMethods() async throws {
@@ -424,8 +483,8 @@ struct DemoBehaviourTests {
       .post, "/demo/tasks", json: #"{"projectID":2,"title":"From outside"}"#)
     #expect(created.status == 201)
     let tasks = try decode(
-      [Wire.Task].self, await client.call(.get, "/projects/2/tasks", token: token))
-    #expect(tasks.first?.title == "From outside")
+      Wire.TaskPage.self, await client.call(.get, "/projects/2/tasks", token: token))
+    #expect(tasks.tasks.first?.title == "From outside")
     let settings = await client.call(
       .post, "/demo/settings", json: #"{"failsUploads":true,"accessTokenSeconds":5}"#)
     #expect(settings.status == 200)

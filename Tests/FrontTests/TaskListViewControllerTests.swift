@@ -78,6 +78,36 @@ struct TaskListViewControllerTests {
     #expect(!window.text.contains("No tasks yet."))
   }
 
+  /// Typing in the search field sends each text; moving onto the last row asks for the next
+  /// page, as "Load more" does, which shows only while more tasks match.
+  @Test func searchingAndPagingSendTheirActions() throws {
+    let reactor = TaskListViewReactor(serviceProvider: TestServices())
+    let stub = reactor.enableStub()
+    let window = windowShowing(
+      TaskListViewController(reactor: reactor, viewControllerProvider: FakeProviders()))
+    stub.state.projects = [Choice(id: 1, title: "Mobile App")]
+    stub.state.projectID = 1
+    stub.state.tasks = [Choice(id: 8, title: "Export fails"), Choice(id: 7, title: "Fix it")]
+    #expect(!window.text.contains("Load more"))
+    stub.state.nextCursor = "7"
+    #expect(window.text.contains("Load more"))
+    try window.perform(.type(field: "search", text: "exp"))
+    // Keys: from the search field (where typing put the focus) down into the list, then down
+    // onto its last row.
+    window.handle(.down)
+    #expect(stub.actions == [.load, .search("exp")])
+    window.handle(.down)
+    #expect(stub.actions == [.load, .search("exp"), .loadMore])
+    try window.perform(.tap("Load more"))
+    #expect(stub.actions == [.load, .search("exp"), .loadMore, .loadMore])
+    stub.state.isLoadingMore = true
+    #expect(window.text.contains("Loading more tasks…") && !window.text.contains("Load more "))
+    stub.state.query = "zebra"
+    stub.state.tasks = []
+    stub.state.nextCursor = nil
+    #expect(window.text.contains("No task matches \"zebra\"."))
+  }
+
   @Test func snapshots() throws {
     let screen = TaskListViewController(
       reactor: TaskListViewReactor(serviceProvider: TestServices()),
@@ -100,5 +130,19 @@ struct TaskListViewControllerTests {
     state.staleNotice =
       "Offline: showing the tasks as last loaded. They reload when the connection is back."
     try assertSnapshot(of: screen, state: state, named: "offline")
+    state.staleNotice = nil
+    state.query = "rate"
+    state.tasks = [
+      Choice(id: 3, title: "Rate-limit the login endpoint", detail: "#3 · done · 1 attachment")
+    ]
+    state.nextCursor = "3"
+    try assertSnapshot(of: screen, state: state, named: "search-more")
+    state.isLoadingMore = true
+    try assertSnapshot(of: screen, state: state, named: "loading-more")
+    state.isLoadingMore = false
+    state.nextCursor = nil
+    state.query = "zebra"
+    state.tasks = []
+    try assertSnapshot(of: screen, state: state, named: "no-match")
   }
 }

@@ -84,9 +84,10 @@ struct TaskListViewReactorTests {
           taskService: tasks, connectionService: FakeConnectionService())))
     tester.send(.selectProject(1))
     tester.send(.selectProject(2))
-    await tasks.taskLists.waitForArrival(2)
-    #expect(!tasks.taskLists.isWaiting(1))  // the first load was cancelled
-    tasks.taskLists.answer(2, with: [TaskItem(id: 3, projectID: 2, title: "Rate limit")])
+    await tasks.taskLists.waitForArrival(TaskListRequest(2))
+    #expect(!tasks.taskLists.isWaiting(TaskListRequest(1)))  // the first load was cancelled
+    tasks.taskLists.answer(
+      TaskListRequest(2), with: TaskPage(tasks: [TaskItem(id: 3, projectID: 2, title: "Rate limit")]))
     try await tester.expect { $0.projectID = 1 }
     try await tester.expect { $0.isLoading = true }
     try await tester.expect { $0.projectID = 2 }
@@ -132,11 +133,199 @@ struct TaskListViewReactorTests {
     connection.state.send(.online)
     try await tester.expect { $0.isLoading = true }
     try await tester.expect {
-      $0.tasks = loaded + [Choice(id: 8, title: "Created meanwhile", detail: "#8")]
+      $0.tasks = [Choice(id: 8, title: "Created meanwhile", detail: "#8")] + loaded
       $0.staleNotice = nil
     }
     try await tester.expect { $0.isLoading = false }
     try await tester.finish()
     #expect(tasks.taskLoads == ["1 cached", "1 force", "1 force"])
+  }
+
+  // MARK: Search, pages and changes made in the app
+
+  private func makeTester(
+    _ tasks: FakeTaskService, clock: TestClock = TestClock()
+  ) -> ReactorTester<TaskListViewReactor> {
+    ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TestServices(taskService: tasks, connectionService: FakeConnectionService()),
+        clock: clock))
+  }
+
+  private static func row(_ id: Int, _ title: String, done: Bool = false) -> Choice {
+    Choice(id: id, title: title, detail: done ? "#\(id) · done" : "#\(id)")
+  }
+
+  /// Typing runs one search per pause: nothing is asked before the pause is over, a trailing
+  /// space asks nothing new, a query without a match says so, and clearing the field shows the
+  /// list at once. No real time passes: the test moves the clock.
+  @Test func aSearchRunsOncePerPauseInTyping() async throws {
+    let tasks = FakeTaskService()
+    tasks.setTasks([
+      TaskItem(id: 7, projectID: 1, title: "Fix the crash"),
+      TaskItem(id: 8, projectID: 1, title: "Export fails"),
+    ])
+    let clock = TestClock()
+    let tester = makeTester(tasks, clock: clock)
+    let all = [Self.row(8, "Export fails"), Self.row(7, "Fix the crash")]
+    tester.send(.selectProject(1))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = all }
+    try await tester.expect { $0.isLoading = false }
+
+    try await tester.send(.search("ex")) { $0.query = "ex" }
+    try await tester.send(.search("exp")) { $0.query = "exp" }
+    try #require(await clock.waitForSleepers(1))
+    await clock.advance(by: TaskListViewReactor.searchDelay - .milliseconds(1))
+    #expect(tasks.taskLoads == ["1 cached"])  // still typing, as far as the list knows
+    await clock.advance(by: .milliseconds(1))
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [Self.row(8, "Export fails")] }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tasks.taskLoads == ["1 cached", "1 cached 'exp'"])  // "ex" was never asked
+
+    try await tester.send(.search("exp ")) { $0.query = "exp " }
+    #expect(clock.sleeperCount == 0)
+    try await tester.send(.search("zebra")) { $0.query = "zebra" }
+    try #require(await clock.waitForSleepers(1))
+    await clock.advance(by: TaskListViewReactor.searchDelay)
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [] }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tester.reactor.currentState.emptyText == "No task matches \"zebra\".")
+
+    tester.send(.search(""))  // no pause: the list is back at once
+    try await tester.expect { $0.query = "" }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = all }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+    #expect(tasks.taskLoads == ["1 cached", "1 cached 'exp'", "1 cached 'zebra'", "1 cached"])
+  }
+
+  /// A newer search cancels the one in flight, so its answer, even when the server sends it
+  /// later, never lands; and an answer for a query the user has typed past is dropped.
+  @Test func theLatestSearchWinsWhateverOrderTheServerAnswersIn() async throws {
+    let tasks = FakeTaskService()
+    tasks.holdTaskLists()
+    let clock = TestClock()
+    let tester = makeTester(tasks, clock: clock)
+    tester.send(.selectProject(1))
+    await tasks.taskLists.waitForArrival(TaskListRequest(1))
+    tasks.taskLists.answer(TaskListRequest(1), with: TaskPage(tasks: []))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [] }
+    try await tester.expect { $0.isLoading = false }
+
+    for query in ["fix", "fix the"] {
+      try await tester.send(.search(query)) { $0.query = query }
+      try #require(await clock.waitForSleepers(1))
+      await clock.advance(by: TaskListViewReactor.searchDelay)
+      await tasks.taskLists.waitForArrival(TaskListRequest(1, query: query))
+      try await tester.expect { $0.isLoading = true }
+    }
+    // The newer answer first, then the older one, which finds no one waiting for it.
+    let newer = TaskItem(id: 7, projectID: 1, title: "Fix the crash")
+    #expect(tasks.taskLists.answer(TaskListRequest(1, query: "fix the"), with: TaskPage(tasks: [newer])))
+    #expect(
+      !tasks.taskLists.answer(
+        TaskListRequest(1, query: "fix"),
+        with: TaskPage(tasks: [TaskItem(id: 9, projectID: 1, title: "Fix the old one")])))
+    try await tester.expect { $0.tasks = [Self.row(7, "Fix the crash")] }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+
+    let reactor = tester.reactor
+    let late = reactor.reduce(
+      state: reactor.currentState,
+      mutation: .setTasks(
+        TaskPage(tasks: [TaskItem(id: 9, projectID: 1, title: "Fix the old one")]), query: "fix"))
+    #expect(late == reactor.currentState)
+  }
+
+  /// Reaching the end loads the next page, once however often it is asked while in flight; a
+  /// refresh reloads as many tasks as were shown, so the user keeps their place.
+  @Test func pagesLoadOnceAtATimeAndARefreshKeepsThePlace() async throws {
+    let tasks = FakeTaskService(pageSize: 2)
+    tasks.setTasks((1...5).map { TaskItem(id: $0, projectID: 1, title: "Task \($0)") })
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.tasks = [Self.row(5, "Task 5"), Self.row(4, "Task 4")]
+      $0.nextCursor = "4"
+    }
+    try await tester.expect { $0.isLoading = false }
+
+    tasks.holdTaskLists()
+    try await tester.send(.loadMore) { $0.isLoadingMore = true }
+    tester.send(.loadMore)  // already loading it: nothing
+    await tasks.taskLists.waitForArrival(TaskListRequest(1, after: "4"))
+    tasks.taskLists.answer(
+      TaskListRequest(1, after: "4"),
+      with: TaskPage(
+        tasks: [TaskItem(id: 3, projectID: 1, title: "Task 3"), TaskItem(id: 2, projectID: 1, title: "Task 2")],
+        nextCursor: "2"))
+    let four = (2...5).reversed().map { Self.row($0, "Task \($0)") }
+    try await tester.expect {
+      $0.tasks = four
+      $0.nextCursor = "2"
+    }
+    try await tester.expect { $0.isLoadingMore = false }
+    #expect(tasks.taskLoads == ["1 cached", "1 cached after 4"])
+
+    tester.send(.refresh)
+    try await tester.expect { $0.isLoading = true }
+    await tasks.taskLists.waitForArrival(TaskListRequest(1))
+    tasks.taskLists.answer(
+      TaskListRequest(1),
+      with: TaskPage(
+        tasks: [TaskItem(id: 6, projectID: 1, title: "Task 6"), TaskItem(id: 5, projectID: 1, title: "Task 5")],
+        nextCursor: "5"))
+    await tasks.taskLists.waitForArrival(TaskListRequest(1, after: "5"))
+    tasks.taskLists.answer(
+      TaskListRequest(1, after: "5"),
+      with: TaskPage(
+        tasks: [TaskItem(id: 4, projectID: 1, title: "Task 4"), TaskItem(id: 3, projectID: 1, title: "Task 3")],
+        nextCursor: "3"))
+    try await tester.expect {
+      $0.tasks = (3...6).reversed().map { Self.row($0, "Task \($0)") }
+      $0.nextCursor = "3"
+    }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+    #expect(tasks.taskLoads.suffix(2) == ["1 force", "1 force after 5"])
+  }
+
+  /// A change made in the app (the detail screen's, through the task service) shows in its row
+  /// at once, and so does its undoing; a deleted task goes, and comes back where it was.
+  @Test func aChangeMadeInTheAppShowsAtOnceAndSoDoesItsUndoing() async throws {
+    let tasks = FakeTaskService()
+    let items = (7...9).map { TaskItem(id: $0, projectID: 1, title: "Task \($0)") }
+    tasks.setTasks(items)
+    let tester = makeTester(tasks)
+    tester.send(.selectProject(1))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    tester.isExhaustive = true
+    while tasks.changes.subscriberCount == 0 { await Task.yield() }
+    let rows = items.reversed().map { Self.row($0.id, $0.title) }
+    var done = items[1]
+    done.isDone = true
+    tasks.changes.send(.updated(done))
+    try await tester.expect { $0.tasks[1] = Self.row(8, "Task 8", done: true) }
+    tasks.changes.send(.updated(items[1]))
+    try await tester.expect { $0.tasks = rows }
+    tasks.changes.send(.removed(items[1]))
+    try await tester.expect { $0.tasks = [rows[0], rows[2]] }
+    tasks.changes.send(.restored(items[1]))
+    try await tester.expect { $0.tasks = rows }
+    tasks.changes.send(.restored(TaskItem(id: 50, projectID: 2, title: "Another project's")))
+    try await tester.expect { _ in }  // not this list's
+    try await tester.finish()
   }
 }

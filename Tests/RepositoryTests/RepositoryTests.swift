@@ -44,13 +44,36 @@ struct RepositoryTests {
       forceRefresh: false)
     #expect(user.username == "alice")
     let projects = ProjectRepoImpl(requester: harness.requester())
-    #expect(try await projects.projects(forceRefresh: false).map(\.key) == ["MOB", "API", "DS"])
+    #expect(
+      try await projects.projects(forceRefresh: false).map(\.key) == ["MOB", "API", "DS", "SUP"])
     #expect(
       try await projects.permissions(projectID: 3, forceRefresh: false).canCreateTasks == false)
     let tasks = try await TaskRepoImpl(requester: harness.requester()).tasks(
       projectID: 1, forceRefresh: false)
-    #expect(tasks.count == 2)
-    #expect(tasks.allSatisfy { $0.createdAt.timeIntervalSince1970 > 1_000_000_000 })
+    #expect(tasks.tasks.count == 2 && tasks.nextCursor == nil)
+    #expect(tasks.tasks.allSatisfy { $0.createdAt.timeIntervalSince1970 > 1_000_000_000 })
+  }
+
+  /// The Support project's 250 tickets, a page at a time: each page continues the last, the
+  /// first unsearched page alone is cached, and a search is sent as the server reads it.
+  @Test(arguments: BackendMode.allCases)
+  func pagesContinueAndSearchesAreNeverCached(mode: BackendMode) async throws {
+    let harness = try Harness(mode)
+    try await harness.signIn()
+    let tasks = TaskRepoImpl(requester: harness.requester(), pageSize: 100)
+    var page = try await tasks.tasks(projectID: 5, forceRefresh: false)
+    var ids = page.tasks.map(\.id)
+    while let cursor = page.nextCursor, ids.count < 1000 {
+      page = try await tasks.tasks(projectID: 5, after: cursor)
+      ids += page.tasks.map(\.id)
+    }
+    #expect(ids.count == 250 && Set(ids).count == 250 && ids == ids.sorted(by: >))
+    #expect(page.tasks.contains { $0.isDone } && page.tasks.contains { !$0.isDone })
+    _ = try await tasks.tasks(projectID: 5, forceRefresh: false)  // cached: no request
+    let search = try await tasks.tasks(projectID: 5, matching: "  crashes on ipad ")
+    #expect(search.tasks.count == 10 && search.tasks.allSatisfy { $0.title.contains("iPad") })
+    _ = try await tasks.tasks(projectID: 5, matching: "crashes on ipad")
+    #expect(harness.requests.filter { $0 == "GET /projects/5/tasks" }.count == 5)
   }
 
   @Test(arguments: BackendMode.allCases)
@@ -103,8 +126,8 @@ struct RepositoryTests {
     _ = try await tasks.tasks(projectID: 2, forceRefresh: false)
     let created = try await tasks.createTask(projectID: 1, NewTaskModel(title: "New one"))
     let after = try await tasks.tasks(projectID: 1, forceRefresh: false)
-    #expect(after.count == before.count + 1)
-    #expect(after.first == created)
+    #expect(after.tasks.count == before.tasks.count + 1)
+    #expect(after.tasks.first == created)
     _ = try await tasks.tasks(projectID: 2, forceRefresh: false)  // untouched: still cached
     #expect(
       harness.requests.filter { $0.hasSuffix("/tasks") } == [
@@ -125,7 +148,10 @@ struct RepositoryTests {
     _ = try await tasks.tasks(projectID: 1, forceRefresh: false)
     let renamed = try await tasks.updateTask(id: created.id, TaskChangeModel(title: "Final"))
     #expect(renamed.title == "Final" && renamed.id == created.id)
-    #expect(try await tasks.tasks(projectID: 1, forceRefresh: false).first?.title == "Final")
+    #expect(
+      try await tasks.tasks(projectID: 1, forceRefresh: false).tasks.first?.title == "Final")
+    let done = try await tasks.updateTask(id: created.id, TaskChangeModel(isDone: true))
+    #expect(done.isDone && done.title == "Final")
     await #expect(
       throws: RepositoryError.forbidden("Viewers cannot change tasks in Design System.")
     ) {
@@ -135,8 +161,9 @@ struct RepositoryTests {
     // Deleting it again (a retried DELETE whose answer was lost) is no error: it is gone.
     try await tasks.deleteTask(id: created.id, projectID: 1)
     #expect(
-      try await tasks.tasks(projectID: 1, forceRefresh: false).contains { $0.id == created.id }
-        == false)
+      try await tasks.tasks(projectID: 1, forceRefresh: false).tasks.contains {
+        $0.id == created.id
+      } == false)
     await #expect(
       throws: RepositoryError.notFound("There is no task \(created.id) in your projects.")
     ) {
@@ -146,7 +173,7 @@ struct RepositoryTests {
     #expect(
       harness.requests.filter { $0.contains("/tasks") } == [
         "POST /projects/1/tasks", "GET /tasks/\(id)", "GET /projects/1/tasks", "PATCH /tasks/\(id)",
-        "GET /projects/1/tasks", "PATCH /tasks/4", "DELETE /tasks/\(id)", "DELETE /tasks/\(id)",
+        "GET /projects/1/tasks", "PATCH /tasks/\(id)", "PATCH /tasks/4", "DELETE /tasks/\(id)", "DELETE /tasks/\(id)",
         "GET /projects/1/tasks", "GET /tasks/\(id)",
       ])
   }

@@ -66,12 +66,12 @@ struct DataServiceTests {
       projectRepo: FakeProjectRepo(), taskRepo: tasks, sessionState: Relay(.signedOut))
     let created = try await service.createTask(TaskDraft(projectID: 1, title: "Draft"))
     #expect(try await service.task(id: created.id) == created)
-    let renamed = try await service.renameTask(id: created.id, title: "Final")
+    let renamed = try await service.updateTask(created, title: "Final", isDone: nil)
     #expect(renamed.title == "Final")
     await #expect(
       throws: ServiceError(.validation, "Title is required.", fields: ["title": "required"])
     ) {
-      try await service.renameTask(id: created.id, title: " ")
+      try await service.updateTask(created, title: " ", isDone: nil)
     }
     #expect(try await service.task(id: created.id).title == "Final")
     try await service.deleteTask(renamed)
@@ -82,6 +82,44 @@ struct DataServiceTests {
     }
   }
 
+  /// A change is announced before the request and again with the server's answer; one the
+  /// server refuses or never gets is announced undone (the task as it was, a deleted task
+  /// restored) and throws why. A blank title is refused before anything is announced.
+  @Test func changesAreAnnouncedAtOnceAndUndoneWhenTheyFail() async throws {
+    let tasks = FakeTaskRepo()
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(), taskRepo: tasks, sessionState: Relay(.signedOut))
+    let task = try await service.createTask(TaskDraft(projectID: 1, title: "Draft"))
+    var changes = service.changes.events.makeAsyncIterator()
+    var done = task
+    done.isDone = true
+
+    let saved = try await service.updateTask(task, title: nil, isDone: true)
+    #expect(saved == done)
+    #expect(await changes.next() == .updated(done))  // before the answer
+    #expect(await changes.next() == .updated(done))  // as the server saved it
+
+    await #expect(throws: ServiceError.self) {
+      try await service.updateTask(done, title: "", isDone: nil)
+    }
+    tasks.failChanges(with: .forbidden("Viewers cannot change tasks in Design System."))
+    await #expect(
+      throws: ServiceError(.forbidden, "Viewers cannot change tasks in Design System.")
+    ) {
+      try await service.updateTask(done, title: "Renamed", isDone: nil)
+    }
+    var renamed = done
+    renamed.title = "Renamed"
+    #expect(await changes.next() == .updated(renamed))
+    #expect(await changes.next() == .updated(done))  // undone; the blank title sent nothing
+
+    tasks.failChanges(with: .offline("The server cannot be reached."))
+    await #expect(throws: ServiceError.self) { try await service.deleteTask(done) }
+    #expect(await changes.next() == .removed(done))
+    #expect(await changes.next() == .restored(done))
+    #expect(try await service.task(id: task.id) == done)
+  }
+
   @Test func tasksAreCreatedAndListedAndABlankTitleIsRefusedLocally() async throws {
     let tasks = FakeTaskRepo()
     let session = Relay(SessionState.signedIn(User(id: 1, username: "alice", displayName: "Alice")))
@@ -90,7 +128,9 @@ struct DataServiceTests {
     let created = try await service.createTask(
       TaskDraft(projectID: 1, title: "Write tests", tagIDs: [101]))
     #expect(created.title == "Write tests" && created.tagIDs == [101])
-    #expect(try await service.tasks(projectID: 1, forceRefresh: false) == [created])
+    #expect(
+      try await service.tasks(projectID: 1, matching: "", after: nil, forceRefresh: false)
+        == TaskPage(tasks: [created]))
     await #expect(
       throws: ServiceError(.validation, "Title is required.", fields: ["title": "required"])
     ) {

@@ -185,21 +185,33 @@ public final class FakeProjectRepo: ProjectRepo {
   public func clear() { clears.withLock { $0 += 1 } }
 }
 
-/// A ``TaskRepo`` keeping tasks in memory.
+/// A ``TaskRepo`` keeping tasks in memory; its pages are ``pageSize`` tasks long.
 public final class FakeTaskRepo: TaskRepo {
   private let tasks = Mutex<[TaskModel]>([])
   private let clears = Mutex(0)
+  private let changeFailure = Mutex<RepositoryError?>(nil)
+  /// How many tasks a page has.
+  public let pageSize: Int
 
   /// Creates the fake.
-  public init() {}
+  public init(pageSize: Int = 20) {
+    self.pageSize = pageSize
+  }
 
   /// How many times the cache was cleared.
   public var clearCount: Int { clears.withLock { $0 } }
 
-  /// The protocol requirement, answered from the fake's state.
-  public func tasks(projectID: Int, forceRefresh: Bool) async throws(RepositoryError) -> [TaskModel]
-  {
-    tasks.withLock { $0.filter { $0.projectID == projectID } }
+  /// Makes `updateTask` and `deleteTask` fail with `error` (or succeed again, with `nil`).
+  public func failChanges(with error: RepositoryError?) { changeFailure.withLock { $0 = error } }
+
+  /// The protocol requirement, answered from the fake's state: newest (highest id) first.
+  public func tasks(
+    projectID: Int, matching query: String, after cursor: String?, forceRefresh: Bool
+  ) async throws(RepositoryError) -> TaskPageModel {
+    let (page, next) = FakePaging.page(
+      tasks.withLock { $0.filter { $0.projectID == projectID } }, id: \.id, title: \.title,
+      matching: query, after: cursor, size: pageSize)
+    return TaskPageModel(tasks: page, nextCursor: next)
   }
 
   /// The protocol requirement, answered from the fake's state.
@@ -228,9 +240,11 @@ public final class FakeTaskRepo: TaskRepo {
   public func updateTask(id: Int, _ change: TaskChangeModel) async throws(RepositoryError)
     -> TaskModel
   {
+    if let failure = changeFailure.withLock({ $0 }) { throw failure }
     let updated = tasks.withLock { tasks -> TaskModel? in
       guard let index = tasks.firstIndex(where: { $0.id == id }) else { return nil }
       if let title = change.title { tasks[index].title = title }
+      if let isDone = change.isDone { tasks[index].isDone = isDone }
       return tasks[index]
     }
     guard let updated else { throw .notFound("There is no task \(id) in your projects.") }
@@ -239,6 +253,7 @@ public final class FakeTaskRepo: TaskRepo {
 
   /// The protocol requirement, answered from the fake's state.
   public func deleteTask(id: Int, projectID: Int) async throws(RepositoryError) {
+    if let failure = changeFailure.withLock({ $0 }) { throw failure }
     let removed = tasks.withLock { tasks in
       let before = tasks.count
       tasks.removeAll { $0.id == id }

@@ -127,13 +127,38 @@ public final class FakeUserService: UserService {
   }
 }
 
+/// One `tasks` call of ``FakeTaskService``: what a test answers through its gate.
+public struct TaskListRequest: Hashable, Sendable {
+  /// The project.
+  public var projectID: Int
+  /// The search (trimmed).
+  public var query: String
+  /// The cursor of the page asked for; `nil` for the first.
+  public var cursor: String?
+
+  /// A request for the page after `cursor` of `projectID`'s tasks matching `query`.
+  public init(_ projectID: Int, query: String = "", after cursor: String? = nil) {
+    self.projectID = projectID
+    self.query = query
+    self.cursor = cursor
+  }
+}
+
 /// A ``TaskService`` whose project contexts wait on ``contexts`` (keyed by project id) and whose
-/// other answers are in memory.
+/// other answers are in memory. Its changes keep ``TaskService``'s promise: announced before
+/// they are made, undone in ``changes`` when they fail.
 public final class FakeTaskService: TaskService {
   /// Holds `projectContext` calls until the test answers them.
   public let contexts = KeyedGate<Int, ProjectContext>()
-  /// Holds `tasks` calls when ``holdsTaskLists`` is on.
-  public let taskLists = KeyedGate<Int, [TaskItem]>()
+  /// Holds `tasks` calls when ``holdTaskLists()`` was called.
+  public let taskLists = KeyedGate<TaskListRequest, TaskPage>()
+  /// Holds `updateTask` and `deleteTask` calls (by task id) when ``holdChanges()`` was called:
+  /// the test answers with the error they fail with, or `nil` for success.
+  public let changeAnswers = KeyedGate<Int, ServiceError?>()
+  /// See ``TaskService/changes``.
+  public let changes = Broadcast<TaskChange>()
+  /// How many tasks a page has.
+  public let pageSize: Int
   private struct State {
     var projects: [Project] = [
       Project(id: 1, key: "MOB", name: "Mobile App"), Project(id: 2, key: "API", name: "Backend"),
@@ -142,18 +167,30 @@ public final class FakeTaskService: TaskService {
     var created: [TaskDraft] = []
     var createFailure: ServiceError?
     var holdsTaskLists = false
+    var holdsChanges = false
+    var changeFailure: ServiceError?
     var taskLoads: [String] = []
     var loadFailure: ServiceError?
   }
 
   private let state = Mutex(State())
 
-  /// Creates the fake.
-  public init() {}
+  /// Creates the fake; its pages are `pageSize` tasks long.
+  public init(pageSize: Int = 20) {
+    self.pageSize = pageSize
+  }
+
+  /// Makes `updateTask` and `deleteTask` wait on ``changeAnswers``.
+  public func holdChanges() { state.withLock { $0.holdsChanges = true } }
+  /// Makes `updateTask` and `deleteTask` fail (or succeed again, with `nil`).
+  public func failChanges(with error: ServiceError?) {
+    state.withLock { $0.changeFailure = error }
+  }
 
   /// The drafts passed to `createTask`.
   public var createdDrafts: [TaskDraft] { state.withLock { $0.created } }
-  /// Each `tasks` call: `<project> force` or `<project> cached`.
+  /// Each `tasks` call: `<project> force` or `<project> cached`, then `'<query>'` if searched
+  /// and `after <cursor>` for a next page.
   public var taskLoads: [String] { state.withLock { $0.taskLoads } }
 
   /// Makes `tasks` wait on ``taskLists``.
@@ -186,23 +223,30 @@ public final class FakeTaskService: TaskService {
     }
   }
 
-  /// The stored tasks of the project (or the test's answer when held).
-  public func tasks(projectID: Int, forceRefresh: Bool) async throws(ServiceError) -> [TaskItem] {
+  /// A page of the stored tasks of the project (or the test's answer when held).
+  public func tasks(
+    projectID: Int, matching query: String, after cursor: String?, forceRefresh: Bool
+  ) async throws(ServiceError) -> TaskPage {
     let (holds, failure) = state.withLock { state in
-      state.taskLoads.append("\(projectID) \(forceRefresh ? "force" : "cached")")
+      state.taskLoads.append(
+        "\(projectID) \(forceRefresh ? "force" : "cached")"
+          + (query.isEmpty ? "" : " '\(query)'") + (cursor.map { " after \($0)" } ?? ""))
       return (state.holdsTaskLists, state.loadFailure)
     }
     if let failure { throw failure }
     if holds {
       do {
-        return try await taskLists.wait(projectID)
+        return try await taskLists.wait(TaskListRequest(projectID, query: query, after: cursor))
       } catch let error as ServiceError {
         throw error
       } catch {
         throw ServiceError(.cancelled, "Cancelled.")
       }
     }
-    return state.withLock { $0.tasks.filter { $0.projectID == projectID } }
+    let (page, next) = FakePaging.page(
+      state.withLock { $0.tasks.filter { $0.projectID == projectID } }, id: \.id, title: \.title,
+      matching: query, after: cursor, size: pageSize)
+    return TaskPage(tasks: page, nextCursor: next)
   }
 
   /// The stored task `id`, or `notFound`.
@@ -213,24 +257,55 @@ public final class FakeTaskService: TaskService {
     return task
   }
 
-  /// Renames the stored task (or fails as ``failCreation(with:)`` set).
-  public func renameTask(id: Int, title: String) async throws(ServiceError) -> TaskItem {
-    try state.withLock { state throws(ServiceError) in
-      if let failure = state.createFailure { throw failure }
-      guard let index = state.tasks.firstIndex(where: { $0.id == id }) else {
-        throw ServiceError(.notFound, "There is no task \(id) in your projects.")
-      }
-      state.tasks[index].title = title
-      return state.tasks[index]
+  /// Announces the change, then changes the stored task, or fails (as ``failChanges(with:)``
+  /// set or the held answer says) and announces the task as it was.
+  public func updateTask(_ task: TaskItem, title: String?, isDone: Bool?)
+    async throws(ServiceError) -> TaskItem
+  {
+    var changed = task
+    if let title { changed.title = title }
+    if let isDone { changed.isDone = isDone }
+    changes.send(.updated(changed))
+    do {
+      try await answerChange(of: task.id)
+    } catch {
+      changes.send(.updated(task))
+      throw error
     }
+    state.withLock { state in
+      if let index = state.tasks.firstIndex(where: { $0.id == task.id }) {
+        state.tasks[index] = changed
+      }
+    }
+    changes.send(.updated(changed))
+    return changed
   }
 
-  /// Removes the stored task (or fails as ``failCreation(with:)`` set).
+  /// Announces the removal, then removes the stored task, or fails (as
+  /// ``failChanges(with:)`` set or the held answer says) and announces it restored.
   public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
-    try state.withLock { state throws(ServiceError) in
-      if let failure = state.createFailure { throw failure }
-      state.tasks.removeAll { $0.id == task.id }
+    changes.send(.removed(task))
+    do {
+      try await answerChange(of: task.id)
+    } catch {
+      changes.send(.restored(task))
+      throw error
     }
+    state.withLock { $0.tasks.removeAll { $0.id == task.id } }
+  }
+
+  /// Throws the failure set, or the test's answer when held.
+  private func answerChange(of taskID: Int) async throws(ServiceError) {
+    let (holds, failure) = state.withLock { ($0.holdsChanges, $0.changeFailure) }
+    if let failure { throw failure }
+    guard holds else { return }
+    let answer: ServiceError?
+    do {
+      answer = try await changeAnswers.wait(taskID)
+    } catch {
+      throw ServiceError(.cancelled, "Cancelled.")
+    }
+    if let answer { throw answer }
   }
 
   /// Records the draft and returns a task made from it.

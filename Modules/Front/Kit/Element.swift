@@ -127,17 +127,20 @@ public struct ListBox {
   public var emptyText: String
   /// Called with the index of the chosen row.
   public var onSelect: (Int) -> Void
+  /// Called when the cursor moves onto the last row: a paged list loads its next page here.
+  public var onReachEnd: (() -> Void)?
 
   /// Creates a list.
   public init(
     id: String, title: String, items: [ListItem], emptyText: String = "Nothing here yet.",
-    onSelect: @escaping (Int) -> Void
+    onSelect: @escaping (Int) -> Void, onReachEnd: (() -> Void)? = nil
   ) {
     self.id = id
     self.title = title
     self.items = items
     self.emptyText = emptyText
     self.onSelect = onSelect
+    self.onReachEnd = onReachEnd
   }
 }
 

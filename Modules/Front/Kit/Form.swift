@@ -265,6 +265,7 @@ struct Form {
         if cursor >= 0, cursor < count {
           state.cursors[focused] = cursor
           state.isFocusAutomatic = false
+          if cursor == count - 1 { reachedEnd(of: focused) }
           return true
         }
       }
@@ -357,6 +358,11 @@ struct Form {
     }
   }
 
+  /// Tells the list `id` that its cursor is on its last row.
+  private func reachedEnd(of id: String) {
+    for case .list(let list) in elements where "list:\(list.id)" == id { list.onReachEnd?() }
+  }
+
   private func itemCount(of id: String) -> Int? {
     for element in elements where element.focusID == id {
       if case .list(let list) = element { return list.items.count }
@@ -372,8 +378,11 @@ struct Form {
 
   // MARK: Script commands
 
+  // Each command returns the control it acted on (its focus id, and the row chosen), where the
+  // focus goes, as it would for a user who moved there to do it.
+
   /// Taps the button titled `title` (ignoring case).
-  func tap(_ title: String) throws(ScriptError) {
+  func tap(_ title: String) throws(ScriptError) -> (id: String, row: Int?) {
     let buttons = elements.compactMap { element -> Button? in
       if case .button(let button) = element { return button }
       return nil
@@ -383,10 +392,11 @@ struct Form {
     }
     guard button.isEnabled else { throw .disabled("the button \"\(button.title)\" is disabled") }
     button.action()
+    return ("button:\(button.title)", nil)
   }
 
   /// Replaces the text of the field named `name` (its id or label).
-  func type(_ name: String, text: String) throws(ScriptError) {
+  func type(_ name: String, text: String) throws(ScriptError) -> (id: String, row: Int?) {
     let fields = elements.compactMap { element -> TextField? in
       if case .field(let field) = element { return field }
       return nil
@@ -403,10 +413,11 @@ struct Form {
         "\(field.label) takes at most \(limit) characters; the text has \(text.count)")
     }
     field.onChange(text)
+    return ("field:\(field.id)", nil)
   }
 
   /// Chooses a row of the list named `name` (its id or title), by 1-based number or title.
-  func select(_ name: String, item: String) throws(ScriptError) {
+  func select(_ name: String, item: String) throws(ScriptError) -> (id: String, row: Int?) {
     let lists = elements.compactMap { element -> ListBox? in
       if case .list(let list) = element { return list }
       return nil
@@ -414,11 +425,13 @@ struct Form {
     guard let list = lists.first(where: { Self.matches($0.id, $0.title, name) }) else {
       throw .notFound("no list \"\(name)\" (lists: \(Self.names(lists.map(\.id))))")
     }
-    list.onSelect(try Self.index(of: item, in: list.items, listName: list.id))
+    let row = try Self.index(of: item, in: list.items, listName: list.id)
+    list.onSelect(row)
+    return ("list:\(list.id)", row)
   }
 
   /// Toggles a row of the checklist named `name`, by 1-based number or title.
-  func toggle(_ name: String, item: String) throws(ScriptError) {
+  func toggle(_ name: String, item: String) throws(ScriptError) -> (id: String, row: Int?) {
     let lists = elements.compactMap { element -> CheckList? in
       if case .checklist(let list) = element { return list }
       return nil
@@ -426,7 +439,9 @@ struct Form {
     guard let list = lists.first(where: { Self.matches($0.id, $0.title, name) }) else {
       throw .notFound("no checklist \"\(name)\" (checklists: \(Self.names(lists.map(\.id))))")
     }
-    list.onToggle(try Self.index(of: item, in: list.items, listName: list.id))
+    let row = try Self.index(of: item, in: list.items, listName: list.id)
+    list.onToggle(row)
+    return ("checklist:\(list.id)", row)
   }
 
   private static func matches(_ id: String, _ title: String, _ name: String) -> Bool {

@@ -458,16 +458,22 @@ public final class Window {
       throw .notFound("no screen is showing")
     }
     let form = Form(elements: top.body())
+    let control: (id: String, row: Int?)
     switch command {
-    case .tap(let title): try form.tap(title)
-    case .type(let field, let text): try form.type(field, text: text)
-    case .select(let list, let item): try form.select(list, item: item)
-    case .toggle(let list, let item): try form.toggle(list, item: item)
+    case .tap(let title): control = try form.tap(title)
+    case .type(let field, let text): control = try form.type(field, text: text)
+    case .select(let list, let item): control = try form.select(list, item: item)
+    case .toggle(let list, let item): control = try form.toggle(list, item: item)
     case .back:
       guard back() else { throw .notFound("there is nothing to go back to") }
+      return
     default:
-      break
+      return
     }
+    // The focus goes to the control, as a user's would (the screen scrolls to show it).
+    top.formState.focusedID = control.id
+    top.formState.isFocusAutomatic = false
+    if let row = control.row { top.formState.cursors[control.id] = row }
   }
 
   /// Opens `link`; a link that cannot be opened shows an alert saying why (never a crash).

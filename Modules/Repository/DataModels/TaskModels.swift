@@ -42,11 +42,14 @@ public struct TaskModel: Codable, Sendable, Equatable {
   public var createdBy: Int
   /// When it was created.
   public var createdAt: Date
+  /// Whether it is done (`false` when a server does not say).
+  public var isDone: Bool
 
   /// Creates a task.
   public init(
     id: Int, projectID: Int, title: String, body: String, milestoneID: Int?, tagIDs: [Int],
-    assigneeIDs: [Int], attachments: [FileModel], createdBy: Int, createdAt: Date
+    assigneeIDs: [Int], attachments: [FileModel], createdBy: Int, createdAt: Date,
+    isDone: Bool = false
   ) {
     self.id = id
     self.projectID = projectID
@@ -58,6 +61,38 @@ public struct TaskModel: Codable, Sendable, Equatable {
     self.attachments = attachments
     self.createdBy = createdBy
     self.createdAt = createdAt
+    self.isDone = isDone
+  }
+
+  /// Decodes a task; one without `isDone` (from a server before it existed) is not done.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int.self, forKey: .id)
+    projectID = try container.decode(Int.self, forKey: .projectID)
+    title = try container.decode(String.self, forKey: .title)
+    body = try container.decode(String.self, forKey: .body)
+    milestoneID = try container.decodeIfPresent(Int.self, forKey: .milestoneID)
+    tagIDs = try container.decode([Int].self, forKey: .tagIDs)
+    assigneeIDs = try container.decode([Int].self, forKey: .assigneeIDs)
+    attachments = try container.decode([FileModel].self, forKey: .attachments)
+    createdBy = try container.decode(Int.self, forKey: .createdBy)
+    createdAt = try container.decode(Date.self, forKey: .createdAt)
+    isDone = try container.decodeIfPresent(Bool.self, forKey: .isDone) ?? false
+  }
+}
+
+/// A page of a project's tasks, newest first.
+public struct TaskPageModel: Codable, Sendable, Equatable {
+  /// The page's tasks.
+  public var tasks: [TaskModel]
+  /// What to pass to get the next page; `nil` on the last page. Opaque: only the server reads
+  /// it.
+  public var nextCursor: String?
+
+  /// Creates a page.
+  public init(tasks: [TaskModel], nextCursor: String? = nil) {
+    self.tasks = tasks
+    self.nextCursor = nextCursor
   }
 }
 
@@ -65,10 +100,13 @@ public struct TaskModel: Codable, Sendable, Equatable {
 public struct TaskChangeModel: Codable, Sendable, Equatable {
   /// The new title.
   public var title: String?
+  /// Done or not.
+  public var isDone: Bool?
 
   /// A change of the fields given.
-  public init(title: String? = nil) {
+  public init(title: String? = nil, isDone: Bool? = nil) {
     self.title = title
+    self.isDone = isDone
   }
 }
 

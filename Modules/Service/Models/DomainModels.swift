@@ -175,11 +175,14 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
   public var attachments: [Attachment]
   /// Who created it.
   public var createdBy: Int
+  /// Whether it is done.
+  public var isDone: Bool
 
   /// Creates a task.
   public init(
     id: Int, projectID: Int, title: String, milestoneID: Int? = nil, tagIDs: [Int] = [],
-    assigneeIDs: [Int] = [], attachments: [Attachment] = [], createdBy: Int = 0
+    assigneeIDs: [Int] = [], attachments: [Attachment] = [], createdBy: Int = 0,
+    isDone: Bool = false
   ) {
     self.id = id
     self.projectID = projectID
@@ -189,7 +192,35 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
     self.assigneeIDs = assigneeIDs
     self.attachments = attachments
     self.createdBy = createdBy
+    self.isDone = isDone
   }
+}
+
+/// A page of a project's tasks, newest first.
+public struct TaskPage: Sendable, Equatable {
+  /// The page's tasks.
+  public var tasks: [TaskItem]
+  /// What to pass for the next page; `nil` on the last one.
+  public var nextCursor: String?
+
+  /// Creates a page.
+  public init(tasks: [TaskItem], nextCursor: String? = nil) {
+    self.tasks = tasks
+    self.nextCursor = nextCursor
+  }
+}
+
+/// A change this app made to a task, announced by ``TaskService/changes`` as soon as the user
+/// makes it, before the server answers (an optimistic update), and announced again when the
+/// server answers: confirmed as it saved it, or undone when it refused or could not be reached.
+public enum TaskChange: Sendable, Equatable {
+  /// The task as it now is: as the user changed it, as the server saved it, or (a rollback)
+  /// as it was before.
+  case updated(TaskItem)
+  /// The task is being deleted, or was.
+  case removed(TaskItem)
+  /// A deletion the server refused or never received: the task is back.
+  case restored(TaskItem)
 }
 
 /// A task being composed.

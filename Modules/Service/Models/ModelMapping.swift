@@ -15,7 +15,14 @@ extension TaskItem {
     self.init(
       id: model.id, projectID: model.projectID, title: model.title, milestoneID: model.milestoneID,
       tagIDs: model.tagIDs, assigneeIDs: model.assigneeIDs,
-      attachments: model.attachments.map { Attachment($0) }, createdBy: model.createdBy)
+      attachments: model.attachments.map { Attachment($0) }, createdBy: model.createdBy,
+      isDone: model.isDone)
+  }
+}
+
+extension TaskPage {
+  init(_ model: TaskPageModel) {
+    self.init(tasks: model.tasks.map { TaskItem($0) }, nextCursor: model.nextCursor)
   }
 }
 

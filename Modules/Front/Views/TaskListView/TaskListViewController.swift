@@ -1,7 +1,7 @@
 import TrellisReactor
 
-/// A project's tasks: choose a project, see its tasks (refreshed when a task is created
-/// elsewhere), or start a new one.
+/// A project's tasks: choose a project, search its tasks as you type, page through them
+/// (moving onto the last row loads more, as "Load more" does), open one, or start a new one.
 @MainActor
 public final class TaskListViewController: ReactorViewController<TaskListViewReactor> {
   private let provider: any TaskListViewControllerProvider
@@ -19,7 +19,7 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
     reactor.send(.load)
   }
 
-  /// The project list, the task list and the buttons.
+  /// The project list, the search, the task list and the buttons.
   public override func body() -> [Element] {
     let reactor = reactor
     let projects = state.projects
@@ -36,12 +36,25 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
           emptyText: state.isLoading ? "Loading…" : "No projects.",
           onSelect: { reactor.send(.selectProject(projects[$0].id)) })),
       .spacer,
+      .field(
+        TextField(
+          id: "search", label: "Search", text: state.query,
+          maximumLength: TaskListViewReactor.queryLimit.maximumLength,
+          onChange: { reactor.send(.search($0)) })),
       .list(
         ListBox(
           id: "tasks", title: "Tasks",
           items: tasks.map { ListItem($0.title, detail: $0.detail) },
-          emptyText: state.isLoading ? "Loading…" : "No tasks yet.",
-          onSelect: { [weak self] in self?.openTask(tasks[$0].id) })),
+          emptyText: state.emptyText,
+          onSelect: { [weak self] in self?.openTask(tasks[$0].id) },
+          onReachEnd: { reactor.send(.loadMore) })),
+    ]
+    if state.isLoadingMore {
+      elements.append(.spinner("Loading more tasks…"))
+    } else if state.hasMore {
+      elements.append(.button(Button("Load more") { reactor.send(.loadMore) }))
+    }
+    elements += [
       .spacer,
       .button(Button("New task") { [weak self] in self?.openCompose() }),
       .button(Button("Refresh", isEnabled: state.projectID != nil) { reactor.send(.refresh) }),
