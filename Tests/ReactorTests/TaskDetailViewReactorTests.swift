@@ -22,6 +22,7 @@ struct TaskDetailViewReactorTests {
     await tasks.contexts.waitForArrival(2)
     tasks.contexts.answer(2, with: .sample(2))
     try await tester.expect {
+      $0.task = tasks.storedTask(7)
       $0.detail = TaskDetailViewReactor.TaskDetail(
         title: "Rate-limit the login endpoint", project: "Backend", milestone: "M2",
         tags: ["tag2", "#999"], assignees: ["Alice Kim"],
@@ -43,5 +44,146 @@ struct TaskDetailViewReactorTests {
     try await tester.expect { $0.failure = "There is no task 404 in your projects." }
     try await tester.expect { $0.isLoading = false }
     try await tester.finish()
+  }
+
+  // MARK: Changes
+
+  private static let task = TaskItem(id: 7, projectID: 3, title: "Dark mode palette")
+
+  /// A tester on a loaded task 7 (the service's project context answered).
+  private func loadedTester(_ tasks: FakeTaskService) async throws
+    -> ReactorTester<TaskDetailViewReactor>
+  {
+    tasks.setTasks([Self.task])
+    let tester = ReactorTester(
+      TaskDetailViewReactor(serviceProvider: TestServices(taskService: tasks), taskID: 7))
+    tester.send(.load)
+    await tasks.contexts.waitForArrival(3)
+    tasks.contexts.answer(3, with: .sample(3))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    tester.isExhaustive = true
+    return tester
+  }
+
+  /// Marking done shows at once; when the server refuses (a viewer) the task shows as it was,
+  /// with the server's reason; when it accepts, as the server saved it.
+  @Test func markingDoneShowsAtOnceAndIsUndoneWhenRefused() async throws {
+    let tasks = FakeTaskService()
+    let tester = try await loadedTester(tasks)
+    var done = Self.task
+    done.isDone = true
+    tasks.holdChanges()
+    tester.send(.toggleDone)
+    try await tester.expect {
+      $0.task = done
+      $0.detail?.isDone = true
+    }
+    try await tester.expect { $0.isSaving = true }
+    await tasks.changeAnswers.waitForArrival(7)
+    tasks.changeAnswers.answer(
+      7, with: ServiceError(.forbidden, "Viewers cannot change tasks in Design System."))
+    try await tester.expect {
+      $0.task = Self.task
+      $0.detail?.isDone = false
+    }
+    try await tester.expect { $0.isSaving = false }
+    try await tester.expectEvents(
+      .alert(title: "Not marked done", message: "Viewers cannot change tasks in Design System."))
+
+    tester.send(.toggleDone)
+    try await tester.expect {
+      $0.task = done
+      $0.detail?.isDone = true
+    }
+    try await tester.expect { $0.isSaving = true }
+    await tasks.changeAnswers.waitForArrival(7, count: 2)
+    tasks.changeAnswers.answer(7, with: nil)
+    try await tester.expect { _ in }  // as saved: the same
+    try await tester.expect { $0.isSaving = false }
+    try await tester.finish()
+    #expect(tasks.storedTask(7)?.isDone == true)
+  }
+
+  /// A rename offline is undone and says nothing was lost: the field stays open with the
+  /// title typed, to save again; saved, the field closes with a toast.
+  @Test func aRenameThatCannotBeSentKeepsWhatWasTyped() async throws {
+    let tasks = FakeTaskService()
+    let tester = try await loadedTester(tasks)
+    try await tester.send(.startRename) { $0.titleDraft = "Dark mode palette" }
+    #expect(!tester.reactor.currentState.hasUnsavedTitle)
+    try await tester.send(.editTitle("Dark palette")) { $0.titleDraft = "Dark palette" }
+    try await tester.expect { _ in }  // the problem cleared (there was none)
+    #expect(tester.reactor.currentState.hasUnsavedTitle)
+    var renamed = Self.task
+    renamed.title = "Dark palette"
+    tasks.failChanges(with: ServiceError(.offline, "The server cannot be reached."))
+    tester.send(.saveTitle)
+    try await tester.expect {
+      $0.task = renamed
+      $0.detail?.title = "Dark palette"
+    }
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect {
+      $0.task = Self.task
+      $0.detail?.title = "Dark mode palette"
+    }
+    try await tester.expect { $0.isSaving = false }
+    let offline = ErrorMessage.offlineAlert("The new title was not saved.", retry: "try again")
+    try await tester.expectEvents(.alert(title: offline.title, message: offline.message))
+    #expect(tester.reactor.currentState.titleDraft == "Dark palette")  // kept
+
+    tasks.failChanges(with: nil)
+    tester.send(.saveTitle)
+    try await tester.expect {
+      $0.task = renamed
+      $0.detail?.title = "Dark palette"
+    }
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect { _ in }  // as saved
+    try await tester.expect { $0.titleDraft = nil }
+    try await tester.expectEvents(.toast("Renamed"))
+    try await tester.expect { $0.isSaving = false }
+    // A blank or too long title is refused before anything is sent.
+    tester.send(.startRename)
+    try await tester.expect { $0.titleDraft = "Dark palette" }
+    try await tester.send(.editTitle("  ")) { $0.titleDraft = "  " }
+    try await tester.expect { _ in }
+    try await tester.send(.saveTitle) { $0.titleProblem = "Title is required." }
+    let long = String(repeating: "x", count: 121)
+    try await tester.send(.editTitle(long)) { $0.titleDraft = long }
+    try await tester.expect { $0.titleProblem = nil }
+    try await tester.send(.saveTitle) {
+      $0.titleProblem = "Title is 121 characters long; the most is 120."
+    }
+    try await tester.finish()
+  }
+
+  /// Deleting asks first; a refused deletion keeps the screen with the reason, an accepted
+  /// one closes it with a toast.
+  @Test func deletingAsksFirstAndClosesTheScreenOnlyOnceDeleted() async throws {
+    let tasks = FakeTaskService()
+    let tester = try await loadedTester(tasks)
+    tester.send(.confirmDelete)  // nothing asked yet: nothing happens
+    try await tester.send(.delete) { $0.isConfirmingDelete = true }
+    try await tester.send(.cancelDelete) { $0.isConfirmingDelete = false }
+    try await tester.send(.delete) { $0.isConfirmingDelete = true }
+    tasks.failChanges(with: ServiceError(.forbidden, "Viewers cannot delete tasks in Design System."))
+    tester.send(.confirmDelete)
+    try await tester.expect { $0.isConfirmingDelete = false }
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect { $0.isSaving = false }
+    try await tester.expectEvents(
+      .alert(title: "Not deleted", message: "Viewers cannot delete tasks in Design System."))
+    tasks.failChanges(with: nil)
+    try await tester.send(.delete) { $0.isConfirmingDelete = true }
+    tester.send(.confirmDelete)
+    try await tester.expect { $0.isConfirmingDelete = false }
+    try await tester.expect { $0.isSaving = true }
+    try await tester.expect { $0.isSaving = false }
+    try await tester.expectEvents(.toast("Deleted \"Dark mode palette\""), .deleted)
+    try await tester.finish()
+    #expect(tasks.storedTask(7) == nil)
   }
 }

@@ -180,6 +180,11 @@ public final class FakeTaskService: TaskService {
     self.pageSize = pageSize
   }
 
+  /// The stored task `id`, if there is one.
+  public func storedTask(_ id: Int) -> TaskItem? {
+    state.withLock { $0.tasks.first { $0.id == id } }
+  }
+
   /// Makes `updateTask` and `deleteTask` wait on ``changeAnswers``.
   public func holdChanges() { state.withLock { $0.holdsChanges = true } }
   /// Makes `updateTask` and `deleteTask` fail (or succeed again, with `nil`).
