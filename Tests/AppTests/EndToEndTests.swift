@@ -71,6 +71,47 @@ struct EndToEndTests {
       outcome == .completed(commands: commands.count), "\(app.transcript.joined(separator: "\n"))")
   }
 
+  /// The task journey (`Tests/Scripts/tasks.txt`: pages, search, done, rename, delete, a
+  /// viewer refused, an attachment opened) runs to its end; then, the server gone, marking the
+  /// task done and deleting it are undone, and say the app is offline.
+  @Test func theTaskJourneyRunsAndChangesMadeOfflineAreUndone() async throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Scripts/tasks.txt")
+    let script = try String(contentsOf: path, encoding: .utf8)
+    let commands = script.split(separator: "\n").filter {
+      let line = $0.trimmingCharacters(in: .whitespaces)
+      return !line.isEmpty && !line.hasPrefix("#")
+    }
+    let app = try AppHarness(.loopback)
+    defer { app.cleanUp() }
+    // `type file Package.swift` is relative to the repository root, where the script runs.
+    let root = path.deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let outcome = await app.run(
+      script.replacingOccurrences(
+        of: "type file Package.swift", with: "type file \(root.path)/Package.swift"))
+    #expect(
+      outcome == .completed(commands: commands.count), "\(app.transcript.joined(separator: "\n"))")
+
+    app.stopServer()
+    let offline = await app.run(
+      """
+      tap Mark done
+      expect You are offline
+      back
+      expect Status: Open
+      tap Delete
+      tap Delete task
+      expect The task was not deleted.
+      back
+      expect Status: Open
+      back
+      expect Attach the build log
+      expect-not done · 1 attachment
+      """)
+    #expect(offline == .completed(commands: 12), "\(app.transcript.joined(separator: "\n"))")
+  }
+
   @Test(arguments: AppHarness.Mode.allCases)
   func anExpiredTokenIsRefreshedWithoutTheUserNoticing(mode: AppHarness.Mode) async throws {
     let app = try AppHarness(mode)
