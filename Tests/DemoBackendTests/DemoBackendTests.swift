@@ -266,7 +266,8 @@ struct DemoDataTests {
     let renamed = await client.call(
       .patch, "/tasks/\(taskID)", token: token, json: #"{"title":"  Final  "}"#)
     #expect(try decode(Wire.Task.self, renamed).title == "Final")
-    let done = await client.call(.patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":true}"#)
+    let done = await client.call(
+      .patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":true}"#)
     #expect(try decode(Wire.Task.self, done).isDone)
     #expect(try decode(Wire.Task.self, done).title == "Final")
     let blank = await client.call(.patch, "/tasks/\(taskID)", token: token, json: #"{"title":""}"#)

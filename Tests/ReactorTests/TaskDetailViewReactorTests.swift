@@ -169,7 +169,8 @@ struct TaskDetailViewReactorTests {
     try await tester.send(.delete) { $0.isConfirmingDelete = true }
     try await tester.send(.cancelDelete) { $0.isConfirmingDelete = false }
     try await tester.send(.delete) { $0.isConfirmingDelete = true }
-    tasks.failChanges(with: ServiceError(.forbidden, "Viewers cannot delete tasks in Design System."))
+    tasks.failChanges(
+      with: ServiceError(.forbidden, "Viewers cannot delete tasks in Design System."))
     tester.send(.confirmDelete)
     try await tester.expect { $0.isConfirmingDelete = false }
     try await tester.expect { $0.isSaving = true }

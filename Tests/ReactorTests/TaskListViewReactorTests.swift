@@ -87,7 +87,8 @@ struct TaskListViewReactorTests {
     await tasks.taskLists.waitForArrival(TaskListRequest(2))
     #expect(!tasks.taskLists.isWaiting(TaskListRequest(1)))  // the first load was cancelled
     tasks.taskLists.answer(
-      TaskListRequest(2), with: TaskPage(tasks: [TaskItem(id: 3, projectID: 2, title: "Rate limit")]))
+      TaskListRequest(2),
+      with: TaskPage(tasks: [TaskItem(id: 3, projectID: 2, title: "Rate limit")]))
     try await tester.expect { $0.projectID = 1 }
     try await tester.expect { $0.isLoading = true }
     try await tester.expect { $0.projectID = 2 }
@@ -148,7 +149,8 @@ struct TaskListViewReactorTests {
   ) -> ReactorTester<TaskListViewReactor> {
     ReactorTester(
       TaskListViewReactor(
-        serviceProvider: TestServices(taskService: tasks, connectionService: FakeConnectionService()),
+        serviceProvider: TestServices(
+          taskService: tasks, connectionService: FakeConnectionService()),
         clock: clock))
   }
 
@@ -228,7 +230,8 @@ struct TaskListViewReactorTests {
     }
     // The newer answer first, then the older one, which finds no one waiting for it.
     let newer = TaskItem(id: 7, projectID: 1, title: "Fix the crash")
-    #expect(tasks.taskLists.answer(TaskListRequest(1, query: "fix the"), with: TaskPage(tasks: [newer])))
+    #expect(
+      tasks.taskLists.answer(TaskListRequest(1, query: "fix the"), with: TaskPage(tasks: [newer])))
     #expect(
       !tasks.taskLists.answer(
         TaskListRequest(1, query: "fix"),
@@ -267,7 +270,10 @@ struct TaskListViewReactorTests {
     tasks.taskLists.answer(
       TaskListRequest(1, after: "4"),
       with: TaskPage(
-        tasks: [TaskItem(id: 3, projectID: 1, title: "Task 3"), TaskItem(id: 2, projectID: 1, title: "Task 2")],
+        tasks: [
+          TaskItem(id: 3, projectID: 1, title: "Task 3"),
+          TaskItem(id: 2, projectID: 1, title: "Task 2"),
+        ],
         nextCursor: "2"))
     let four = (2...5).reversed().map { Self.row($0, "Task \($0)") }
     try await tester.expect {
@@ -283,13 +289,19 @@ struct TaskListViewReactorTests {
     tasks.taskLists.answer(
       TaskListRequest(1),
       with: TaskPage(
-        tasks: [TaskItem(id: 6, projectID: 1, title: "Task 6"), TaskItem(id: 5, projectID: 1, title: "Task 5")],
+        tasks: [
+          TaskItem(id: 6, projectID: 1, title: "Task 6"),
+          TaskItem(id: 5, projectID: 1, title: "Task 5"),
+        ],
         nextCursor: "5"))
     await tasks.taskLists.waitForArrival(TaskListRequest(1, after: "5"))
     tasks.taskLists.answer(
       TaskListRequest(1, after: "5"),
       with: TaskPage(
-        tasks: [TaskItem(id: 4, projectID: 1, title: "Task 4"), TaskItem(id: 3, projectID: 1, title: "Task 3")],
+        tasks: [
+          TaskItem(id: 4, projectID: 1, title: "Task 4"),
+          TaskItem(id: 3, projectID: 1, title: "Task 3"),
+        ],
         nextCursor: "3"))
     try await tester.expect {
       $0.tasks = (3...6).reversed().map { Self.row($0, "Task \($0)") }

@@ -173,7 +173,8 @@ struct RepositoryTests {
     #expect(
       harness.requests.filter { $0.contains("/tasks") } == [
         "POST /projects/1/tasks", "GET /tasks/\(id)", "GET /projects/1/tasks", "PATCH /tasks/\(id)",
-        "GET /projects/1/tasks", "PATCH /tasks/\(id)", "PATCH /tasks/4", "DELETE /tasks/\(id)", "DELETE /tasks/\(id)",
+        "GET /projects/1/tasks", "PATCH /tasks/\(id)", "PATCH /tasks/4", "DELETE /tasks/\(id)",
+        "DELETE /tasks/\(id)",
         "GET /projects/1/tasks", "GET /tasks/\(id)",
       ])
   }
