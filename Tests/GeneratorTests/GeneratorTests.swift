@@ -143,6 +143,30 @@ struct GeneratorTests {
     #expect(sandbox.exists("\(folder)/Reactor/\(feature.upper)ViewReactor.swift"))
   }
 
+  /// `--list` writes the searchable, paged list in place of the note example, wired the same
+  /// way; it applies to screens only.
+  @Test func aListScreenIsSearchableAndPaged() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let name = try GeneratedName(Sandbox.unique("order-search"), kind: "screen")
+    let result = sandbox.run("screen", name.kebab, "--list")
+    #expect(result.status == 0, "\(result.errors)")
+    let folder = "Modules/Features/\(name.upper)"
+    let reactor = try sandbox.read("\(folder)/Reactor/\(name.upper)ViewReactor.swift")
+    #expect(reactor.contains("case search(String)") && reactor.contains("case loadMore"))
+    #expect(reactor.contains("clock: any Clock<Duration> = ContinuousClock()"))
+    #expect(!reactor.contains("setNote"))
+    let view = try sandbox.read("\(folder)/Front/\(name.upper)ViewController.swift")
+    #expect(view.contains("onReachEnd: { reactor.send(.loadMore) }"))
+    let tests = try sandbox.read("Tests/ReactorTests/\(name.upper)ViewReactorTests.swift")
+    #expect(tests.contains("TestClock") && !tests.contains("Task.sleep"))
+    #expect(
+      try sandbox.read("App/CompositionRoot.swift").contains(
+        "MainMenuEntry(title: \"\(name.title)\")"))
+    let misuse = sandbox.run("service", Sandbox.unique("billing"), "--list")
+    #expect(misuse.status == 2 && misuse.errors.contains("--list apply to screens only"))
+  }
+
   /// Past ``GeneratorCommand/groupingHintThreshold`` features, a screen that makes a feature of
   /// its own is followed by the advice to group screens; one added to a feature is not.
   @Test func manyFeaturesBringTheAdviceToGroupScreens() throws {

@@ -26,6 +26,8 @@ public enum GeneratorCommand {
       --feature NAME     screen: put it in the feature module NAMEFeature with the feature's
                          other screens (made if new), instead of a module of its own: fewer
                          modules build faster (README.md, "Feature modules").
+      --list             screen: a list searched as you type (debounced) and loaded a page at
+                         a time, with sample items to replace, instead of the note example.
       --dry-run          Print every new file and the diff of every changed file; write nothing.
       --root PATH        The project (default: the current directory).
       -h, --help         Show this help.
@@ -47,6 +49,7 @@ public enum GeneratorCommand {
     var services: [String] = []
     var route: String?
     var feature: String?
+    var isList = false
     var isDryRun = false
     var root = currentDirectory
     var iterator = arguments.makeIterator()
@@ -56,6 +59,7 @@ public enum GeneratorCommand {
         output(usage)
         return 0
       case "--dry-run": isDryRun = true
+      case "--list": isList = true
       case "--services":
         guard let list = iterator.next() else {
           errors("trellis-gen: --services needs a list such as User,Task\n\n\(usage)")
@@ -116,7 +120,7 @@ public enum GeneratorCommand {
       switch command {
       case "screen":
         changes = try generator.planScreen(
-          name, services: services, route: route, feature: feature)
+          name, services: services, route: route, feature: feature, isList: isList)
       case "service": changes = try generator.planService(name)
       case "repository": changes = try generator.planRepository(name)
       case "rename": changes = try generator.planRename(name)
@@ -124,8 +128,8 @@ public enum GeneratorCommand {
         errors("trellis-gen: unknown command \(command)\n\n\(usage)")
         return 2
       }
-      if !services.isEmpty || route != nil || feature != nil, command != "screen" {
-        errors("trellis-gen: --services, --route and --feature apply to screens only")
+      if !services.isEmpty || route != nil || feature != nil || isList, command != "screen" {
+        errors("trellis-gen: --services, --route, --feature and --list apply to screens only")
         return 2
       }
       if isDryRun {

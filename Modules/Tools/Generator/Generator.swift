@@ -38,12 +38,15 @@ public struct Generator: Sendable {
   /// - Parameter rawFeature: the feature module the screen belongs to (`orders` for
   ///   `OrdersFeature` in `Modules/Features/Orders/`), created if the manifest does not list it
   ///   yet; by default one named like the screen.
+  /// - Parameter isList: whether the screen is a searchable, paged list (the map's flag
+  ///   `isList`) rather than the note example.
   public func planScreen(
     _ rawName: String, services rawServices: [String], route: String? = nil,
-    feature rawFeature: String? = nil
+    feature rawFeature: String? = nil, isList: Bool = false
   ) throws(GeneratorError) -> ChangeSet {
     let name = try GeneratedName(rawName, kind: "screen")
     var values = try values(for: name)
+    values["isList"] = .flag(isList)
     let feature =
       try rawFeature.map { (raw) throws(GeneratorError) in
         try GeneratedName(raw, kind: "feature")
