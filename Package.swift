@@ -134,6 +134,8 @@ let package = Package(
         "TrellisCore", "TrellisDemoBackend",
       ] + featureReactorModules + featureFrontModules,
       path: "App",
+      // Test hooks (App/CrashTest.swift) exist in debug builds only: never in the one shipped.
+      swiftSettings: [.define("TRELLIS_TEST_HOOKS", .when(configuration: .debug))],
       plugins: layerRule
     ),
 

@@ -52,7 +52,9 @@ enum Application {
     }
 
     guard let scriptLines else {
-      if let crash = environment["TRELLIS_TEST_CRASH"] { CrashTest.schedule(crash) }
+      #if TRELLIS_TEST_HOOKS
+        if let crash = environment["TRELLIS_TEST_CRASH"] { CrashTest.schedule(crash) }
+      #endif
       // The screen is the terminal: say where the trace goes (seen again after quitting).
       if configuration.isTracing, let path = logPath(configuration) {
         StandardStream.error.write("Trellis: the trace is written to \(path)\n")

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// The backend's in-memory data, guarded by the backend's lock.
 ///
@@ -105,7 +106,7 @@ struct DemoState {
     }
     let access = Self.randomToken(prefix: "at")
     let refresh = Self.randomToken(prefix: "rt")
-    let seconds = Double(lifetime.components.seconds)
+    let seconds = lifetime.inSeconds
     accessTokens[access] = AccessGrant(
       userID: userID, sessionID: session, expiresAt: now.addingTimeInterval(seconds))
     refreshTokens[refresh] = RefreshGrant(

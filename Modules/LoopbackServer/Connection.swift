@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 import TrellisNetwork
 
 #if canImport(Glibc)
@@ -96,9 +97,7 @@ struct SocketSource: ByteSource {
     while true {
       let remaining = deadline - .now
       guard remaining > .zero else { return .timedOut }
-      let milliseconds =
-        remaining.components.seconds * 1000
-        + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
+      let milliseconds = remaining.inMilliseconds + 1
       var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&descriptorSet, 1, Int32(clamping: milliseconds))
       if ready < 0 {

@@ -295,9 +295,9 @@ public final class LoopbackServer: Sendable {
   }
 
   private static func setSendTimeout(_ descriptor: Int32, _ timeout: Duration) {
-    let (seconds, attoseconds) = timeout.components
+    let milliseconds = timeout.inMilliseconds
     var value = timeval(
-      tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+      tv_sec: Int(milliseconds / 1000), tv_usec: Int(milliseconds % 1000) * 1000)
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
   }
 

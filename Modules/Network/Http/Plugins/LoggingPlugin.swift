@@ -71,7 +71,7 @@ public struct LoggingPlugin: HTTPPlugin {
     async
   {
     guard logger.isEnabled(.info) else { return }
-    let elapsed = context.sentAt.map { "\(Self.milliseconds(ContinuousClock.now - $0)) ms, " } ?? ""
+    let elapsed = context.sentAt.map { "\((ContinuousClock.now - $0).inMilliseconds) ms, " } ?? ""
     switch result {
     case .success(let response):
       let size = "\(elapsed)\(response.body.count) bytes"
@@ -110,9 +110,5 @@ public struct LoggingPlugin: HTTPPlugin {
     }
     if type.hasPrefix("text/"), logsTextBodies { return String(decoding: body, as: UTF8.self) }
     return bySize
-  }
-
-  static func milliseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 }

@@ -160,7 +160,7 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
     // corelibs-foundation truncates the interval to whole seconds (0.5 s would time out at
     // once), so it is rounded up; the deadline timer keeps a shorter total timeout exact.
     urlRequest.timeoutInterval = max(
-      1, (request.idleTimeout ?? request.timeout).seconds.rounded(.up))
+      1, (request.idleTimeout ?? request.timeout).inSeconds.rounded(.up))
     return urlRequest
   }
 
@@ -204,13 +204,6 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
       }
       return TransportFailure(.other, detail: "\(detail) (code \(nsError.code))")
     }
-  }
-}
-
-extension Duration {
-  /// The duration in seconds, as `TimeInterval`.
-  var seconds: TimeInterval {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
 
@@ -296,7 +289,7 @@ private final class Deadline: @unchecked Sendable {
 
   init(after duration: Duration, handler: @escaping @Sendable () -> Void) {
     timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.schedule(deadline: .now() + duration.seconds)
+    timer.schedule(deadline: .now() + duration.inSeconds)
     timer.setEventHandler(handler: handler)
   }
 
