@@ -26,7 +26,14 @@ struct GeneratorTests {
     let raw = Sandbox.unique("user-settings")
     let name = try GeneratedName(raw, kind: "screen")
     let (type, title) = (name.upper, name.title)
-    let result = sandbox.run("screen", raw, "--services", "user,TaskService")
+    // Two services of the project's (generated here, so the test holds once the demo is
+    // stripped), named as `--services` takes them: a word and a type.
+    let users = try GeneratedName(Sandbox.unique("user"), kind: "service")
+    let tasks = try GeneratedName(Sandbox.unique("task"), kind: "service")
+    #expect(sandbox.run("service", users.kebab).status == 0)
+    #expect(sandbox.run("service", tasks.kebab).status == 0)
+    let result = sandbox.run(
+      "screen", raw, "--services", "\(users.kebab),\(tasks.upper)Service")
     #expect(result.status == 0, "\(result.errors)")
     let reactor = try sandbox.read("Modules/Features/\(type)/Reactor/\(type)ViewReactor.swift")
     #expect(reactor.contains("public final class \(type)ViewReactor: ReactorProtocol"))
@@ -34,8 +41,8 @@ struct GeneratorTests {
     let provider = try sandbox.read(
       "Modules/Features/\(type)/Reactor/\(type)ViewServiceProvider.swift")
     #expect(provider.contains("public protocol \(type)ViewServiceProvider: Sendable {"))
-    #expect(provider.contains("  var userService: any UserService { get }"))
-    #expect(provider.contains("  var taskService: any TaskService { get }"))
+    #expect(provider.contains("  var \(users.lower)Service: any \(users.upper)Service { get }"))
+    #expect(provider.contains("  var \(tasks.lower)Service: any \(tasks.upper)Service { get }"))
     let view = try sandbox.read("Modules/Features/\(type)/Front/\(type)ViewController.swift")
     #expect(view.contains(".heading(\"\(title)\")"))
     #expect(!view.contains("public init("))  // it inherits init(reactor:), titled after its reactor

@@ -2,14 +2,6 @@ import TrellisRepository
 
 // How the Repository layer's data models become the domain models services hand to reactors.
 
-extension User {
-  init(_ model: UserModel) {
-    self.init(
-      id: model.id, username: model.username, displayName: model.displayName, email: model.email,
-      title: model.title, bio: model.bio)
-  }
-}
-
 extension TaskItem {
   init(_ model: TaskModel) {
     self.init(
