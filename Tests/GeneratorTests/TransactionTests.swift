@@ -72,6 +72,75 @@ struct TransactionTests {
     }
   }
 
+  /// A change set that deletes files (a whole folder, and a file beside others) and writes
+  /// others: applied, the folder is gone; a failure or a death at any move leaves, after the
+  /// next run, the tree exactly as it was; a deleted file made again meanwhile is left alone.
+  @Test func deletionsAreAllOrNothingToo() throws {
+    func plan(_ sandbox: Sandbox) throws -> ChangeSet {
+      var changes = ChangeSet()
+      for path in ["Doomed/One.swift", "Doomed/Inner/Two.swift", "Kept/Three.swift"] {
+        changes.removals.append(.init(path: path, original: try sandbox.read(path)))
+      }
+      changes.newFiles.append(.init(path: "Fresh/New.swift", contents: "// new\n"))
+      changes.edits.append(
+        .init(path: "Kept/Four.swift", original: "// four\n", updated: "// four, edited\n"))
+      return changes
+    }
+    func plant(_ sandbox: Sandbox) throws {
+      try sandbox.write("// one\n", to: "Doomed/One.swift")
+      try sandbox.write("// two\n", to: "Doomed/Inner/Two.swift")
+      try sandbox.write("// three\n", to: "Kept/Three.swift")
+      try sandbox.write("// four\n", to: "Kept/Four.swift")
+    }
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    try plant(sandbox)
+    let counting = FaultyFileSystem()
+    try Generator(root: sandbox.root, fileSystem: counting).apply(try plan(sandbox))
+    #expect(!sandbox.exists("Doomed") && !sandbox.exists("Kept/Three.swift"))
+    #expect(try sandbox.read("Kept/Four.swift") == "// four, edited\n")
+    #expect(try sandbox.read("Fresh/New.swift") == "// new\n")
+    let total = counting.moves.value
+    #expect(total == 6)  // the journal, three deletions, a new file, an edit
+
+    for point in 1...total {
+      for dies in [false, true] {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanUp() }
+        try plant(sandbox)
+        // The files of this test (the next run's own service changes others).
+        func ours() throws -> [String: String] {
+          try sandbox.snapshot().filter {
+            ["Doomed/", "Kept/", "Fresh/"].contains(where: $0.key.hasPrefix)
+          }
+        }
+        let before = try ours()
+        let generator = Generator(
+          root: sandbox.root,
+          fileSystem: dies
+            ? FaultyFileSystem(diesAfterMoves: point - 1) : FaultyFileSystem(failingMove: point))
+        #expect(throws: GeneratorError.self) { try generator.apply(try plan(sandbox)) }
+        if dies { #expect(sandbox.run("service", Sandbox.unique("ledger")).status == 0) }
+        #expect(try ours() == before, "\(dies ? "died after" : "failed at") move \(point)")
+        #expect(!sandbox.exists("Fresh"))
+      }
+    }
+
+    // Deleted, then made again before the next run: the new one stays, the old one is kept.
+    let again = try Sandbox()
+    defer { again.cleanUp() }
+    try plant(again)
+    let dying = Generator(root: again.root, fileSystem: FaultyFileSystem(diesAfterMoves: 3))
+    #expect(throws: GeneratorError.self) { try dying.apply(try plan(again)) }
+    try again.write("// mine\n", to: "Doomed/One.swift")
+    let result = again.run("service", Sandbox.unique("ledger"))
+    #expect(result.status == 1)
+    #expect(result.errors.contains("Doomed/One.swift, which the interrupted run deleted"))
+    #expect(try again.read("Doomed/One.swift") == "// mine\n")
+    #expect(try again.read("Doomed/One.swift.before-trellis-gen") == "// one\n")
+    #expect(try again.read("Doomed/Inner/Two.swift") == "// two\n")
+  }
+
   /// Work done after a run died is never undone with it: for each point the run can die at,
   /// the user then edits a file the run edits and adds a file in the folder the run creates;
   /// the next run undoes only what still holds what the run wrote, keeps the rest, and says

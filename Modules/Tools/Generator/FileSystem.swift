@@ -154,10 +154,20 @@ public struct ChangeSet: Equatable, Sendable {
     public var updated: String
   }
 
+  /// A file to delete.
+  public struct Removal: Equatable, Sendable {
+    /// Its path, relative to the project root.
+    public var path: String
+    /// Its contents when the removal was planned (it is removed only while it holds them).
+    public var original: String
+  }
+
   /// The files to create.
   public var newFiles: [NewFile] = []
   /// The files to change.
   public var edits: [Edit] = []
+  /// The files to delete (a folder they leave empty goes too).
+  public var removals: [Removal] = []
 
   /// Every path the change set writes.
   public var paths: [String] { newFiles.map(\.path) + edits.map(\.path) }
@@ -171,8 +181,9 @@ public struct ChangeSet: Equatable, Sendable {
 ///    in the project, with each edited file's permissions; nothing in the project changes yet.
 /// 3. A journal (`.trellis-gen-journal`) listing every move is written, then the moves are
 ///    made, with SIGINT, SIGTERM and SIGHUP held until they are done.
-/// 4. If a move fails, the journal is played backwards: new files removed, backups moved
-///    back. If the process dies part-way (a crash, `kill -9`, a power cut), the next run of
+///    A file to delete is moved into the staging folder, which goes at the end.
+/// 4. If a move fails, the journal is played backwards: new files removed, backups and
+///    deleted files moved back. If the process dies part-way (a crash, `kill -9`, a power cut), the next run of
 ///    the generator finds the journal and does the same before anything else
 ///    (``recoverInterruptedRun()``); `--dry-run` only says what that would do.
 ///
@@ -201,6 +212,9 @@ struct Transaction {
     /// The SHA-256 of what the step moves into place (see ``ContentDigest``); `nil` in a
     /// journal written before digests were recorded, and then nothing of the step is undone.
     var written: String?
+    /// Whether the step deletes `destination` by moving it to `staged` (undone by moving it
+    /// back); `nil` in journals from before deletions.
+    var removes: Bool?
   }
 
   /// What a run will do: its staging folder, the directories it creates, and its moves.
@@ -228,11 +242,27 @@ struct Transaction {
         throw GeneratorError("nothing was changed: \(error)")
       }
     }
+    for removal in changes.removals {
+      guard !fileSystem.isSymbolicLink(root + "/" + removal.path) else {
+        throw GeneratorError(
+          "nothing was changed: \(removal.path) is a symbolic link; the generator only deletes "
+            + "regular files")
+      }
+      try verifyUnchanged(
+        ChangeSet.Edit(path: removal.path, original: removal.original, updated: ""))
+    }
     // 2. Stage the new contents and the backups.
     let staging = Self.stagingPrefix + UUID().uuidString
     var steps: [Step] = []
     do {
       try fileSystem.createDirectory(root + "/" + staging)
+      // Deletions first, so that a file deleted and written anew is undone in reverse order.
+      for (index, removal) in changes.removals.enumerated() {
+        steps.append(
+          Step(
+            destination: removal.path, staged: staging + "/removed-\(index)", backup: nil,
+            written: ContentDigest.of(removal.original), removes: true))
+      }
       for (index, file) in changes.newFiles.enumerated() {
         let staged = staging + "/new-\(index)"
         try fileSystem.write(file.contents, to: root + "/" + staged)
@@ -276,12 +306,23 @@ struct Transaction {
           try fileSystem.createDirectory(root + "/" + folder)
         }
         let edits = Dictionary(changes.edits.map { ($0.path, $0) }) { first, _ in first }
+        let removals = Dictionary(changes.removals.map { ($0.path, $0) }) { first, _ in first }
         for step in steps {
+          if step.removes == true {
+            // Checked again too: a file changed since planning is never deleted.
+            if let removal = removals[step.destination] {
+              try verifyUnchanged(
+                ChangeSet.Edit(path: removal.path, original: removal.original, updated: ""))
+            }
+            try fileSystem.move(root + "/" + step.destination, to: root + "/" + step.staged)
+            continue
+          }
           // Checked again just before it is replaced: an edit made since planning is an error,
           // never silently overwritten.
           if let edit = edits[step.destination] { try verifyUnchanged(edit) }
           try fileSystem.move(root + "/" + step.staged, to: root + "/" + step.destination)
         }
+        removeEmptiedFolders(of: changes.removals.map(\.path))
       } catch {
         // 4. Undo (nobody can have changed the files since: this process wrote them just now).
         do {
@@ -344,6 +385,24 @@ struct Transaction {
     var removed: Set<String> = []
     for step in journal.steps.reversed() {
       let destination = root + "/" + step.destination
+      if step.removes == true {
+        // Not deleted yet, or already put back: nothing to undo.
+        guard fileSystem.exists(root + "/" + step.staged) else { continue }
+        if fileSystem.exists(destination) {
+          let kept = keptOriginalPath(for: step.destination)
+          if performing { try fileSystem.move(root + "/" + step.staged, to: root + "/" + kept) }
+          recovery.leftAlone.append(
+            "\(step.destination), which the interrupted run deleted, exists again: it is left "
+              + "as it is; the file the run deleted is in \(kept)")
+        } else {
+          if performing {
+            try createDirectories((step.destination as NSString).deletingLastPathComponent)
+            try fileSystem.move(root + "/" + step.staged, to: destination)
+          }
+          recovery.undone.append("put back \(step.destination)")
+        }
+        continue
+      }
       // Not moved into place (its staged copy is still there): nothing of it to undo.
       guard !fileSystem.exists(root + "/" + step.staged) else { continue }
       let isAsWritten =
@@ -407,6 +466,36 @@ struct Transaction {
       try fileSystem.remove(root + "/" + Self.journalName)
     }
     return recovery
+  }
+
+  /// Creates `folder` (relative to the root) and the folders above it that are missing.
+  private func createDirectories(_ folder: String) throws {
+    var missing: [String] = []
+    var directory = folder
+    while !directory.isEmpty, !fileSystem.exists(root + "/" + directory) {
+      missing.append(directory)
+      directory = (directory as NSString).deletingLastPathComponent
+    }
+    for directory in missing.reversed() { try fileSystem.createDirectory(root + "/" + directory) }
+  }
+
+  /// Removes the folders of `paths` the deletions left empty, innermost first (a folder holding
+  /// anything else stays).
+  private func removeEmptiedFolders(of paths: [String]) {
+    var folders = Set<String>()
+    for path in paths {
+      var directory = (path as NSString).deletingLastPathComponent
+      while !directory.isEmpty {
+        folders.insert(directory)
+        directory = (directory as NSString).deletingLastPathComponent
+      }
+    }
+    for folder in folders.sorted(by: { $0.count > $1.count })
+    where fileSystem.isDirectory(root + "/" + folder)
+      && fileSystem.entries(in: root + "/" + folder).isEmpty
+    {
+      try? fileSystem.remove(root + "/" + folder)
+    }
   }
 
   /// The files (not folders) under `directory`, relative to the root.

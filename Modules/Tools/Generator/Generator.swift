@@ -186,6 +186,9 @@ public struct Generator: Sendable {
       lines.append("=== changed: \(edit.path)")
       lines.append(UnifiedDiff.render(old: edit.original, new: edit.updated, path: edit.path))
     }
+    for removal in changes.removals {
+      lines.append("=== deleted: \(removal.path)")
+    }
     return lines.joined(separator: "\n")
   }
 
