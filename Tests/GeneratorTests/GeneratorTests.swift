@@ -403,13 +403,14 @@ struct GeneratorTests {
         "would collide with the existing type \(seen.upper)ViewController in "
           + "Modules/Reactor/Shared/\(seen.upper)Fixture.swift"), "\(refused.errors)")
     #expect(try sandbox.snapshot() == before)
-    // The demo server is an executable nothing imports; a comment is not a declaration; a type
-    // named like the screen itself (no suffix) collides with none of its types.
+    // The layer checker is an executable nothing imports; a comment is not a declaration; a
+    // type named like the screen itself (no suffix) collides with none of its types.
     let unseen = try GeneratedName(Sandbox.unique("unseen"), kind: "screen")
     try sandbox.write(
       "public struct \(unseen.upper) {}\n", to: "Modules/Reactor/Shared/\(unseen.upper).swift")
     try sandbox.write(
-      "struct \(unseen.upper)ViewReactor {}\n", to: "Modules/DemoServer/\(unseen.upper).swift")
+      "struct \(unseen.upper)ViewReactor {}\n", to: "Modules/Tools/LayerCheck/\(unseen.upper).swift"
+    )
     try sandbox.write(
       "// class \(unseen.upper)ViewController is mentioned here\n",
       to: "Modules/Front/\(unseen.upper)Notes.swift")

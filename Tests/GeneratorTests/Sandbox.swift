@@ -11,7 +11,9 @@ import Testing
 struct Sandbox {
   let root: String
 
-  init() throws {
+  /// A sandbox with the generator's inputs, and the folders `including` names (all of `Tests`,
+  /// for a command that changes tests of every layer) copied whole.
+  init(including extra: [String] = []) throws {
     let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().path
     root =
@@ -23,7 +25,9 @@ struct Sandbox {
       "Package.swift", "README.md", "App", "Modules", "Templates", ".ci", "Tests/AppTests",
       "Tests/TestSupport",
       "Tests/Benchmarks/AppBenchmark", "Tests/Benchmarks/GeneratorBenchmark", "Tests/Scripts",
-    ] {
+    ].filter({ item in !extra.contains { item.hasPrefix($0 + "/") } }) + extra
+    where manager.fileExists(atPath: source + "/" + item) {
+      // (The demo's scripts and benchmarks are gone from a project that stripped it.)
       let destination = root + "/" + item
       try manager.createDirectory(
         atPath: (destination as NSString).deletingLastPathComponent,

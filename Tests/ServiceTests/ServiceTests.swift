@@ -181,10 +181,3 @@ final class RecordingFileRepo: FileRepo {
     return FileModel(id: 1, name: fileName, size: data.count, contentType: contentType)
   }
 }
-
-/// Lines recorded from any thread.
-final class Recorder: Sendable {
-  private let lines = Mutex<[String]>([])
-  func append(_ line: String) { lines.withLock { $0.append(line) } }
-  var all: [String] { lines.withLock { $0 } }
-}

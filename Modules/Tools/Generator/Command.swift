@@ -18,6 +18,13 @@ public enum GeneratorCommand {
                          in the composition root.
       rename NEWNAME     Rename the project: the package, the app's executable and product, and
                          its identity (window title, data folder, help text).
+      strip-demo         Remove the demo (its screens, services, repositories, data APIs,
+                         backend, server, tests and scripts) and start the app on a placeholder
+                         home screen that talks to your server (--server, or
+                         CompositionRoot.defaultServer). Keeps the auth service and plugin, the
+                         session store, the layers, the generator and CI. Only on a clean git
+                         tree (so `git checkout .` brings the demo back), before any screen is
+                         generated. Templates/StripDemo/strip.map lists what it does.
 
     Options:
       --services A,B     screen: the services its ServiceProvider exposes, among those in
@@ -41,9 +48,13 @@ public enum GeneratorCommand {
 
   /// Runs `arguments` (without the program name); returns the exit status (0 done, 1 refused
   /// or failed, 2 bad usage) after writing to `output` and `errors`.
+  ///
+  /// - Parameter uncommittedChanges: what is not committed in the project at a path, `nil` for
+  ///   nothing (`strip-demo` runs only then); by default `git status`.
   public static func run(
     _ arguments: [String], currentDirectory: String, output: (String) -> Void,
-    errors: (String) -> Void, fileSystem: any GeneratorFileSystem = LocalFileSystem()
+    errors: (String) -> Void, fileSystem: any GeneratorFileSystem = LocalFileSystem(),
+    uncommittedChanges: (String) -> String? = gitStatus
   ) -> Int32 {
     var positional: [String] = []
     var services: [String] = []
@@ -92,13 +103,18 @@ public enum GeneratorCommand {
         positional.append(argument)
       }
     }
-    guard positional.count == 2 else {
-      errors("trellis-gen: expected a command and a name\n\n\(usage)")
+    guard
+      (positional.count == 2 && positional.first != "strip-demo") || positional == ["strip-demo"]
+    else {
+      errors(
+        positional.first == "strip-demo"
+          ? "trellis-gen: strip-demo takes no name\n\n\(usage)"
+          : "trellis-gen: expected a command and a name\n\n\(usage)")
       return 2
     }
     let generator = Generator(root: root, fileSystem: fileSystem)
-    let (command, name) = (positional[0], positional[1])
-    guard ["screen", "service", "repository", "rename"].contains(command) else {
+    let (command, name) = (positional[0], positional.count > 1 ? positional[1] : "")
+    guard ["screen", "service", "repository", "rename", "strip-demo"].contains(command) else {
       errors("trellis-gen: unknown command \(command)\n\n\(usage)")
       return 2
     }
@@ -124,6 +140,15 @@ public enum GeneratorCommand {
       case "service": changes = try generator.planService(name)
       case "repository": changes = try generator.planRepository(name)
       case "rename": changes = try generator.planRename(name)
+      case "strip-demo":
+        if !isDryRun, let uncommitted = uncommittedChanges(root) {
+          errors(
+            "trellis-gen: strip-demo runs only on a tree whose changes are all committed (so "
+              + "`git checkout .` brings the demo back); commit or stash first; nothing was "
+              + "changed:\n" + uncommitted)
+          return 1
+        }
+        changes = try generator.planStripDemo()
       default:
         errors("trellis-gen: unknown command \(command)\n\n\(usage)")
         return 2
@@ -140,6 +165,7 @@ public enum GeneratorCommand {
       try generator.apply(changes)
       for file in changes.newFiles { output("created \(file.path)") }
       for edit in changes.edits { output("updated \(edit.path)") }
+      for removal in changes.removals { output("deleted \(removal.path)") }
       output("")
       // Written already: a hint that cannot be worked out is not a failure.
       output(
@@ -232,6 +258,15 @@ public enum GeneratorCommand {
         "  (`repo: any \(name.upper)Repo`), pass \(name.lower)Repo to it in App/CompositionRoot.swift,",
         "  then delete that line.",
       ].joined(separator: "\n")
+    case "strip-demo":
+      return [
+        "Next:",
+        "  swift build && swift test",
+        "  swift run \(product) --server https://your.api   (or set CompositionRoot.defaultServer)",
+        "  swift run trellis-gen screen NAME   (a screen on the home screen and in the menu)",
+        "  Then rewrite what still speaks of the demo: the app's --help",
+        "  (App/AppConfiguration.swift) and the layers' README files.",
+      ].joined(separator: "\n")
     case "rename":
       return [
         "Next:",
@@ -246,6 +281,32 @@ public enum GeneratorCommand {
   /// How many generated features make a screen's next steps suggest grouping screens with
   /// `--feature` (measured: see the scale benchmark in README.md).
   static let groupingHintThreshold = 30
+
+  /// What `git status --porcelain` lists at `root`, or why it could not tell; `nil` when the
+  /// tree is clean.
+  public static func gitStatus(at root: String) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git", "-C", root, "status", "--porcelain"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    do {
+      try process.run()
+    } catch {
+      return "  git could not be run (\(error)): strip-demo needs a git repository"
+    }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard process.terminationStatus == 0 else {
+      return "  \(root) is not a git repository (git: \(text.prefix(200)))"
+    }
+    let lines = text.split(separator: "\n")
+    guard !lines.isEmpty else { return nil }
+    return lines.prefix(20).map { "  " + $0 }.joined(separator: "\n")
+      + (lines.count > 20 ? "\n  ..." : "")
+  }
 
   /// The app's link scheme, as the composition root declares it (`linkScheme = "trellis"`).
   private static func linkScheme(_ generator: Generator) -> String? {

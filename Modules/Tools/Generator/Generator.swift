@@ -212,7 +212,7 @@ public struct Generator: Sendable {
     }
   }
 
-  private func render(_ template: String, _ values: [String: Template.Value]) throws(GeneratorError)
+  func render(_ template: String, _ values: [String: Template.Value]) throws(GeneratorError)
     -> String
   {
     let source = try read("Templates/" + template)

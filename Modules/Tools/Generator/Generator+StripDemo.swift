@@ -1,0 +1,123 @@
+import Foundation
+
+extension Generator {
+  /// Where `strip-demo`'s map and templates are.
+  static let stripDemoFolder = "Templates/StripDemo"
+
+  /// What `strip-demo` deletes and writes, as `Templates/StripDemo/strip.map` lists it:
+  /// `remove PATH` deletes a file, or a folder and everything in it; `write TEMPLATE PATH`
+  /// writes the rendered template at `PATH`, replacing the file there.
+  ///
+  /// - Throws: ``GeneratorError`` when the demo is gone already, when screens were generated
+  ///   (they may use the demo's services: strip first, then generate), when the map names a
+  ///   path that is not there or a symbolic link, or when a file cannot be read.
+  public func planStripDemo() throws(GeneratorError) -> ChangeSet {
+    let manifest = try read(Self.manifestPath)
+    guard fileSystem.exists(root + "/" + Self.stripDemoFolder + "/strip.map") else {
+      throw GeneratorError(
+        "there is no demo to strip (\(Self.stripDemoFolder)/strip.map is gone: it was stripped "
+          + "already); nothing was changed")
+    }
+    let features = PackageManifest(source: manifest).generatedFeatures
+    guard features.isEmpty else {
+      throw GeneratorError(
+        "screens were generated already (Package.swift lists the features "
+          + features.joined(separator: ", ") + "), and they may use the demo's services: "
+          + "strip the demo first, then generate; nothing was changed")
+    }
+    let project = try GeneratedName(try currentProjectName(in: manifest), kind: "project")
+    let values: [String: Template.Value] = [
+      "Project": .text(project.upper), "projectWord": .text(project.kebab),
+    ]
+    let mapPath = Self.stripDemoFolder + "/strip.map"
+    var removals: [String: String] = [:]
+    var removalOrder: [String] = []
+    var writes: [(path: String, contents: String)] = []
+    for (number, rawLine) in try read(mapPath).components(separatedBy: "\n").enumerated() {
+      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+      let words = line.split(separator: " ").map(String.init)
+      switch (words.first, words.count) {
+      case ("remove", 2):
+        for file in try filesToRemove(words[1], in: mapPath, line: number + 1)
+        where removals[file] == nil {
+          removals[file] = try read(file)
+          removalOrder.append(file)
+        }
+      case ("write", 3):
+        try checkedRelativePath(words[2], in: mapPath, line: number + 1)
+        writes.append(
+          (words[2], try render("StripDemo/\(words[1])", values)))
+      default:
+        throw GeneratorError(
+          "\(mapPath):\(number + 1): expected `remove PATH` or `write TEMPLATE PATH`, not "
+            + "\"\(line)\"")
+      }
+    }
+    var changes = ChangeSet()
+    for (path, contents) in writes {
+      if removals[path] != nil || fileSystem.exists(root + "/" + path) {
+        // Written where a file is (or was, if the map also removes it): an edit of it.
+        let original: String
+        if let removed = removals.removeValue(forKey: path) {
+          original = removed
+        } else {
+          original = try read(path)
+        }
+        changes.edits.append(.init(path: path, original: original, updated: contents))
+      } else {
+        changes.newFiles.append(.init(path: path, contents: contents))
+      }
+    }
+    changes.removals = removalOrder.compactMap { path in
+      removals[path].map { ChangeSet.Removal(path: path, original: $0) }
+    }
+    return changes
+  }
+
+  /// The files `remove PATH` deletes: the file, or every file under the folder.
+  private func filesToRemove(_ path: String, in map: String, line: Int) throws(GeneratorError)
+    -> [String]
+  {
+    try checkedRelativePath(path, in: map, line: line)
+    let full = root + "/" + path
+    guard fileSystem.exists(full) else {
+      throw GeneratorError(
+        "\(map):\(line): \(path) is not there (was the demo changed by hand?); nothing was "
+          + "changed")
+    }
+    guard !fileSystem.isSymbolicLink(full) else {
+      throw GeneratorError(
+        "\(map):\(line): \(path) is a symbolic link; strip-demo deletes regular files only; "
+          + "nothing was changed")
+    }
+    guard fileSystem.isDirectory(full) else { return [path] }
+    var files: [String] = []
+    var pending = [path]
+    while let folder = pending.popLast() {
+      for entry in fileSystem.entries(in: root + "/" + folder).sorted() {
+        let child = folder + "/" + entry
+        if fileSystem.isSymbolicLink(root + "/" + child) {
+          throw GeneratorError(
+            "\(child) is a symbolic link; strip-demo deletes regular files only; nothing was "
+              + "changed")
+        }
+        if fileSystem.isDirectory(root + "/" + child) {
+          pending.append(child)
+        } else {
+          files.append(child)
+        }
+      }
+    }
+    return files.sorted()
+  }
+
+  /// Refuses a map path that could leave the project: absolute, or with `..`.
+  private func checkedRelativePath(_ path: String, in map: String, line: Int)
+    throws(GeneratorError)
+  {
+    guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
+      throw GeneratorError("\(map):\(line): \(path) is not a path inside the project")
+    }
+  }
+}

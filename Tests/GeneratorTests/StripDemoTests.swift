@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import TrellisGenerator
+
+@Suite("Stripping the demo")
+struct StripDemoTests {
+  /// Runs the command line in `sandbox`, its tree as clean as `uncommitted` says.
+  private func run(
+    _ sandbox: Sandbox, _ arguments: String..., uncommitted: String? = nil
+  ) -> (status: Int32, output: String, errors: String) {
+    var output: [String] = []
+    var errors: [String] = []
+    let status = GeneratorCommand.run(
+      arguments, currentDirectory: sandbox.root, output: { output.append($0) },
+      errors: { errors.append($0) }, uncommittedChanges: { _ in uncommitted })
+    return (status, output.joined(separator: "\n"), errors.joined(separator: "\n"))
+  }
+
+  /// On a clean tree, the demo goes and the app starts on a home screen that talks to the
+  /// configured server; what every app keeps stays; a screen is generated as before; a second
+  /// strip finds nothing to strip.
+  @Test func theDemoGoesAndWhatAnAppKeepsStays() throws {
+    let sandbox = try Sandbox(including: ["Tests"])
+    defer { sandbox.cleanUp() }
+    let result = run(sandbox, "strip-demo")
+    #expect(result.status == 0, "\(result.errors)")
+    for gone in [
+      "Modules/DemoBackend", "Modules/DemoServer", "Modules/Reactor/TaskListView",
+      "Modules/Service/TaskService.swift", "Modules/Repository/TaskRepo.swift",
+      "Tests/DemoBackendTests", "Tests/AppTests/EndToEndTests.swift", "Tests/Scripts",
+      "Tests/FrontTests/__Snapshots__/TaskListViewControllerTests", "Templates/StripDemo",
+      ".ci/check-terminal",
+    ] {
+      #expect(!sandbox.exists(gone), "\(gone)")
+    }
+    for kept in [
+      "Modules/Network/Http/Plugins/AuthPlugin.swift", "Modules/Service/AuthService",
+      "Modules/Repository/AuthRepo.swift", "Modules/Reactor/Shared/ScreenEvent.swift",
+      "Modules/Front/Kit/Window.swift", "Modules/Tools/Generator", "Templates/Screen",
+      ".ci/check-layers", "Tests/AppTests/ConfigurationTests.swift",
+    ] {
+      #expect(sandbox.exists(kept), "\(kept)")
+    }
+    let composition = try sandbox.read("App/CompositionRoot.swift")
+    #expect(composition.contains("HomeViewController(menuEntries: mainMenu)"))
+    #expect(composition.contains("configuration.server ?? defaultServer"))
+    #expect(!composition.contains("Demo"))
+    for marker in ["repositories", "services", "service-arguments", "menu-entries", "routes"] {
+      #expect(composition.contains("// trellis:\(marker) "), "\(marker)")
+    }
+    #expect(!(try sandbox.read("Package.swift")).contains("Demo"))
+    #expect(sandbox.exists("Modules/Front/Views/HomeView/HomeViewController.swift"))
+    #expect(result.output.contains("deleted Modules/DemoBackend/DemoBackend.swift"))
+    #expect(result.output.contains("Next:"))
+
+    let screen = run(sandbox, "screen", Sandbox.unique("notes"))
+    #expect(screen.status == 0, "\(screen.errors)")
+    let again = run(sandbox, "strip-demo")
+    #expect(again.status == 1 && again.errors.contains("there is no demo to strip"))
+  }
+
+  /// Uncommitted changes, or screens generated already, stop it with the reason, and nothing
+  /// changes; a dry run lists what it would delete and changes nothing either.
+  @Test func itRunsOnlyOnACleanTreeBeforeAnyScreen() throws {
+    let sandbox = try Sandbox(including: ["Tests"])
+    defer { sandbox.cleanUp() }
+    let before = try sandbox.snapshot()
+    let dirty = run(sandbox, "strip-demo", uncommitted: "  M App/AppServices.swift")
+    #expect(dirty.status == 1)
+    #expect(dirty.errors.contains("commit or stash first"))
+    #expect(dirty.errors.contains("M App/AppServices.swift"))
+    let dryRun = run(sandbox, "strip-demo", "--dry-run", uncommitted: "  M App/AppServices.swift")
+    #expect(dryRun.status == 0, "\(dryRun.errors)")
+    #expect(dryRun.output.contains("=== deleted: Modules/DemoBackend/DemoBackend.swift"))
+    #expect(dryRun.output.contains("=== changed: App/CompositionRoot.swift"))
+    #expect(try sandbox.snapshot() == before)
+    #expect(run(sandbox, "strip-demo", "extra").status == 2)
+
+    #expect(run(sandbox, "screen", Sandbox.unique("notes")).status == 0)
+    let generated = try sandbox.snapshot()
+    let late = run(sandbox, "strip-demo")
+    #expect(late.status == 1)
+    #expect(late.errors.contains("screens were generated already"))
+    #expect(try sandbox.snapshot() == generated)
+  }
+
+  /// A map that names a path outside the project, a path that is not there, or an unknown
+  /// directive is refused with its line, before anything is written.
+  @Test(arguments: [
+    ("remove ../outside", "is not a path inside the project"),
+    ("remove Modules/NoSuchThing", "Modules/NoSuchThing is not there"),
+    ("delete App", "expected `remove PATH` or `write TEMPLATE PATH`"),
+  ])
+  func aBadMapIsRefusedWithItsLine(line: String, reason: String) throws {
+    let sandbox = try Sandbox(including: ["Tests"])
+    defer { sandbox.cleanUp() }
+    try sandbox.write("# first line\n\(line)\n", to: "Templates/StripDemo/strip.map")
+    let before = try sandbox.snapshot()
+    let result = run(sandbox, "strip-demo")
+    #expect(result.status == 1)
+    #expect(result.errors.contains("strip.map:2: ") && result.errors.contains(reason))
+    #expect(try sandbox.snapshot() == before)
+  }
+}

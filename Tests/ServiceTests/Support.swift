@@ -1,0 +1,8 @@
+import Synchronization
+
+/// Lines recorded from any thread.
+final class Recorder: Sendable {
+  private let lines = Mutex<[String]>([])
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+  var all: [String] { lines.withLock { $0 } }
+}
