@@ -59,9 +59,12 @@ struct GeneratorTests {
       #expect(text.contains("serviceProvider: TestServices())"), "\(test)")
       #expect(importsAreSorted(text), "\(test)")
     }
-    // The module, above its marker, which stays.
+    // The module, above its marker, which stays (its comma as swift format wants: none if it is
+    // the only one).
+    let manifest = try sandbox.read("Package.swift")
     #expect(
-      line("  \"\(type)\",", isAbove: "// trellis:features", in: try sandbox.read("Package.swift")))
+      line("  \"\(type)\",", isAbove: "// trellis:features", in: manifest)
+        || line("  \"\(type)\"", isAbove: "// trellis:features", in: manifest))
     // The app's and the tests' services conform to the screen's provider.
     let services = try sandbox.read("App/AppServices.swift")
     #expect(
@@ -132,7 +135,9 @@ struct GeneratorTests {
     // The manifest lists the feature once, and the second screen left it as it was.
     let manifest = try sandbox.read("Package.swift")
     #expect(
-      manifest.components(separatedBy: "\n").filter { $0 == "  \"\(feature.upper)\"," }.count == 1)
+      manifest.components(separatedBy: "\n").filter {
+        $0 == "  \"\(feature.upper)\"," || $0 == "  \"\(feature.upper)\""
+      }.count == 1)
     #expect(manifest == afterFirst["Package.swift"])
     #expect(!second.output.contains("updated Package.swift"))
     for (path, module) in [
@@ -148,6 +153,37 @@ struct GeneratorTests {
     // A screen named like the feature joins it too.
     #expect(sandbox.run("screen", feature.kebab).status == 0)
     #expect(sandbox.exists("\(folder)/Reactor/\(feature.upper)ViewReactor.swift"))
+  }
+
+  /// A list the generator adds to is written as `swift format` wants it: its only element
+  /// without a trailing comma, each of several with one; code that is not a list is left alone.
+  @Test func listsKeepTheirCommasAsSwiftFormatWritesThem() throws {
+    let marker = "// trellis:features"
+    let one = "let features: [String] = [\n  \"First\",\n  \(marker)\n]\n"
+    #expect(
+      Generator.normalizingTrailingCommas(in: one, before: marker)
+        == "let features: [String] = [\n  \"First\"\n  \(marker)\n]\n")
+    let two = "let features: [String] = [\n  \"First\"\n  \"Second\",\n  \(marker)\n]\n"
+    #expect(
+      Generator.normalizingTrailingCommas(in: two, before: marker)
+        == "let features: [String] = [\n  \"First\",\n  \"Second\",\n  \(marker)\n]\n")
+    let entry = "  let menu = [\n    Entry(title: \"A\") {\n      A()\n    },\n    \(marker)\n  ]"
+    #expect(
+      Generator.normalizingTrailingCommas(in: entry, before: marker)
+        == "  let menu = [\n    Entry(title: \"A\") {\n      A()\n    }\n    \(marker)\n  ]")
+    let code = "func f() {\n  a()\n  \(marker)\n}\n"
+    #expect(Generator.normalizingTrailingCommas(in: code, before: marker) == code)
+    // In the project: one generated screen leaves the manifest's list as swift format wants.
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let name = try GeneratedName(Sandbox.unique("solo"), kind: "screen")
+    #expect(sandbox.run("screen", name.kebab).status == 0)
+    let manifest = try sandbox.read("Package.swift")
+    #expect(manifest.contains("  \"\(name.upper)\"\n  // trellis:features"))
+    let other = try GeneratedName(Sandbox.unique("duo"), kind: "screen")
+    #expect(sandbox.run("screen", other.kebab).status == 0)
+    let both = try sandbox.read("Package.swift")
+    #expect(both.contains("  \"\(name.upper)\",\n  \"\(other.upper)\",\n  // trellis:features"))
   }
 
   /// `--list` writes the searchable, paged list in place of the note example, wired the same
@@ -524,7 +560,7 @@ struct GeneratorTests {
         "=== new file: Tests/FrontTests/\(name.upper)ViewControllerTests.swift"))
     #expect(result.output.contains("+      MainMenuEntry(title: \"\(name.title)\") {"))
     #expect(result.output.contains("=== changed: Package.swift"))
-    #expect(result.output.contains("+  \"\(name.upper)\","))
+    #expect(result.output.contains("+  \"\(name.upper)\""))
     #expect(result.output.contains("@@ -"))
     #expect(result.output.contains("(dry run: nothing was written)"))
     #expect(try sandbox.snapshot() == before)

@@ -144,8 +144,9 @@ public struct Generator: Sendable {
         let text = try render("\(folder)/\(template)", values)
         // A template whose sections all dropped out (no --route) inserts nothing.
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
-        texts[file]?.updated = try insert(
-          text, above: "// \(marker)", in: current, path: file)
+        texts[file]?.updated = Self.normalizingTrailingCommas(
+          in: try insert(text, above: "// \(marker)", in: current, path: file),
+          before: "// \(marker)")
       case .addImport(let module, let file):
         texts[file]?.updated = try addImport(of: module, to: current, path: file)
       }
@@ -155,6 +156,48 @@ public struct Generator: Sendable {
       changes.edits.append(.init(path: path, original: text.original, updated: text.updated))
     }
     return changes
+  }
+
+  /// `text` with the collection literal that the line holding `marker` ends (the screens'
+  /// features in `Package.swift`, the main menu's entries) written as `swift format` writes it:
+  /// no comma after an only element, a comma after each of several. The templates end each
+  /// element with a comma; the first one inserted into an empty list loses it, and gets it back
+  /// when a second one comes. Text that is not such a list is returned as it is.
+  ///
+  /// An element's last line is a line at the marker's indentation that is not a comment and is
+  /// not followed by a deeper one (`MainMenuEntry(...) {` is followed by its body; `},` ends it).
+  static func normalizingTrailingCommas(in text: String, before marker: String) -> String {
+    var lines = text.components(separatedBy: "\n")
+    guard let markerIndex = lines.firstIndex(where: { $0.contains(marker) }) else { return text }
+    func indentation(_ line: String) -> Int { line.prefix { $0 == " " }.count }
+    func isCode(_ line: String) -> Bool {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      return !trimmed.isEmpty && !trimmed.hasPrefix("//")
+    }
+    let depth = indentation(lines[markerIndex])
+    // The line opening the list: the nearest code line above, less indented, ending with `[`.
+    var openIndex = markerIndex - 1
+    while openIndex >= 0, !isCode(lines[openIndex]) || indentation(lines[openIndex]) >= depth {
+      openIndex -= 1
+    }
+    guard openIndex >= 0,
+      lines[openIndex].trimmingCharacters(in: .whitespaces).hasSuffix("[")
+    else { return text }
+    var ends: [Int] = []
+    for index in (openIndex + 1)..<markerIndex
+    where isCode(lines[index]) && indentation(lines[index]) == depth {
+      let next = lines[(index + 1)...markerIndex].first(where: isCode) ?? ""
+      if next.isEmpty || indentation(next) <= depth { ends.append(index) }
+    }
+    if ends.count == 1, lines[ends[0]].hasSuffix(",") {
+      lines[ends[0]].removeLast()
+    } else if ends.count > 1 {
+      // (A line with a comment of its own is left as it is: the comma would go into it.)
+      for index in ends where !lines[index].hasSuffix(",") && !lines[index].contains("//") {
+        lines[index] += ","
+      }
+    }
+    return lines.joined(separator: "\n")
   }
 
   // MARK: Applying
