@@ -56,8 +56,10 @@ enum CompositionRoot {
     // At debug level and below, requests are also logged as cURL lines with their JSON and
     // form bodies, secrets redacted.
     let verbose = configuration.logLevel <= .debug
+    // What the user searches for (`?query=`) is theirs: redacted from the log like a secret.
     let loggingPlugin = LoggingPlugin(
-      logger: Logger(category: "HTTP"), logsCurl: verbose, logsBodies: verbose)
+      logger: Logger(category: "HTTP"), redactor: SecretRedactor(additionalKeys: ["query"]),
+      logsCurl: verbose, logsBodies: verbose)
     let retryPlugin = RetryPlugin()
     // Whether requests reach the server: when they do again after failures, the event stream
     // reconnects at once instead of waiting out its backoff.

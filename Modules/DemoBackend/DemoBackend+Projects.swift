@@ -113,8 +113,8 @@ extension DemoBackend {
     }
   }
 
-  /// The page asked for, checked: a limit out of range, a cursor this server did not make, or a
-  /// query over 100 characters is a `400` naming the parameter.
+  /// The page asked for, checked: a limit out of range, a cursor that is not a positive task id
+  /// (what this server sends), or a query over 100 characters is a `422` naming the parameter.
   static func taskQuery(_ request: ServerRequest) throws(DemoFailure) -> TaskQuery {
     var query = TaskQuery()
     if let text = request.queryValue("limit") {

@@ -97,7 +97,7 @@ struct SocketSource: ByteSource {
     while true {
       let remaining = deadline - .now
       guard remaining > .zero else { return .timedOut }
-      let milliseconds = remaining.inMilliseconds + 1
+      let milliseconds = min(remaining.inMilliseconds, Int64(Int32.max) - 1) + 1
       var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&descriptorSet, 1, Int32(clamping: milliseconds))
       if ready < 0 {

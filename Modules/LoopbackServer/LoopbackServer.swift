@@ -295,7 +295,8 @@ public final class LoopbackServer: Sendable {
   }
 
   private static func setSendTimeout(_ descriptor: Int32, _ timeout: Duration) {
-    let milliseconds = timeout.inMilliseconds
+    // At least a millisecond: a zero `SO_SNDTIMEO` means no timeout at all.
+    let milliseconds = max(timeout.inMilliseconds, 1)
     var value = timeval(
       tv_sec: Int(milliseconds / 1000), tv_usec: Int(milliseconds % 1000) * 1000)
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))

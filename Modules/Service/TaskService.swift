@@ -4,8 +4,10 @@ import TrellisRepository
 /// Projects, the task form's project context, and tasks.
 ///
 /// Changing or deleting a task is optimistic: ``changes`` announces the change at once, so every
-/// screen showing the task shows it changed, then announces what the server answered, the
-/// change undone when it refused or could not be reached (the method then throws why).
+/// screen showing the task shows it changed, then announces what the server answered: the change
+/// as saved, or undone when it refused or could not be reached (the method then throws why).
+/// When no answer came (a timeout, a lost connection, the answer lost), the server may have made
+/// the change: the task is read again and announced as the server has it.
 public protocol TaskService: Sendable {
   /// The user's projects.
   func projects(forceRefresh: Bool) async throws(ServiceError) -> [Project]
@@ -135,10 +137,37 @@ public final class TaskServiceImpl: TaskService {
       changes.send(.updated(saved))
       return saved
     } catch {
-      // Refused, or unknown (offline, or the answer lost): shown as it was. A change the
-      // server made after all comes back with its `task.updated` event.
-      changes.send(.updated(task))
+      switch await settle(task, after: error) {
+      case .some(let current)
+      where current.title == changed.title && current.isDone == changed.isDone:
+        // Made after all (only its answer was lost).
+        changes.send(.updated(current))
+        return current
+      case .some(let current):
+        changes.send(.updated(current))
+      case .none:
+        changes.send(.removed(task))
+      }
       throw ServiceError(error)
+    }
+  }
+
+  /// The task as the server has it after a change failed with `error`: as it was when the
+  /// server refused (it answered, and did nothing); read again when the outcome is unknown (no
+  /// answer came, or an answer it could not make sense of); as it was when it cannot be read
+  /// now. `nil` when the server says it is gone.
+  private func settle(_ task: TaskItem, after error: RepositoryError) async -> TaskItem? {
+    switch error {
+    case .unauthorized, .forbidden, .notFound, .validation:
+      return task
+    case .offline, .server, .invalidResponse, .cancelled:
+      do {
+        return TaskItem(try await taskRepo.task(id: task.id))
+      } catch .notFound {
+        return nil
+      } catch {
+        return task
+      }
     }
   }
 
@@ -148,7 +177,9 @@ public final class TaskServiceImpl: TaskService {
     do {
       try await taskRepo.deleteTask(id: task.id, projectID: task.projectID)
     } catch {
-      changes.send(.restored(task))
+      // Gone after all (only the answer was lost): deleted.
+      guard let current = await settle(task, after: error) else { return }
+      changes.send(.restored(current))
       throw ServiceError(error)
     }
   }

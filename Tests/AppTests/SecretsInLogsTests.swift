@@ -47,6 +47,8 @@ struct SecretsInLogsTests {
       """
       menu Tasks
       expect Crash when rotating the compose screen
+      type search zqprivatewords
+      expect No task matches
       menu New task
       type file \(file.path)
       tap Attach
@@ -56,7 +58,7 @@ struct SecretsInLogsTests {
       tap Discard
       expect Sign in to Trellis
       """)
-    #expect(outcome == .completed(commands: 10), "\(app.transcript.joined(separator: "\n"))")
+    #expect(outcome == .completed(commands: 12), "\(app.transcript.joined(separator: "\n"))")
 
     let tokens = issued.all
     #expect(tokens.count >= 4)  // sign-in and refresh, access and refresh tokens each
@@ -64,6 +66,11 @@ struct SecretsInLogsTests {
     #expect(lines.contains { $0.contains("[HTTP]") && $0.contains("/auth/refresh") })
     #expect(lines.contains { $0.contains("curl -X POST") && $0.contains("/auth/login") })
     #expect(lines.contains { $0.contains("[LoginViewReactor] action setPassword(<redacted>)") })
+    // What the user searches for is theirs: the request's log line shows `query=<redacted>`.
+    #expect(
+      lines.contains { $0.contains("[HTTP]") && $0.contains("query=<redacted>") },
+      "\(lines.filter { $0.contains("/tasks") }.prefix(4))")
+    #expect(!lines.contains { $0.contains("[HTTP]") && $0.contains("zqprivatewords") })
     for secret in ["alice1234"] + tokens {
       let leaks = lines.filter { $0.contains(secret) }
       #expect(leaks.isEmpty, "\(leaks.count) line(s) show a secret: \(leaks.prefix(3))")

@@ -248,6 +248,35 @@ struct TaskListViewReactorTests {
     #expect(late == reactor.currentState)
   }
 
+  /// While a search waits for the pause, the old list's next page is not loaded (it would mix
+  /// the old list with the new query's tasks).
+  @Test func noPageLoadsWhileASearchIsPending() async throws {
+    let tasks = FakeTaskService(pageSize: 2)
+    tasks.setTasks((1...5).map { TaskItem(id: $0, projectID: 1, title: "Task \($0)") })
+    let clock = TestClock()
+    let tester = makeTester(tasks, clock: clock)
+    tester.send(.selectProject(1))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.tasks = [Self.row(5, "Task 5"), Self.row(4, "Task 4")]
+      $0.nextCursor = "4"
+    }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.send(.search("task 1")) {
+      $0.query = "task 1"
+      $0.nextCursor = nil
+    }
+    tester.send(.loadMore)  // nothing: the search is pending
+    try #require(await clock.waitForSleepers(1))
+    await clock.advance(by: TaskListViewReactor.searchDelay)
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.tasks = [Self.row(1, "Task 1")] }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+    #expect(tasks.taskLoads == ["1 cached", "1 cached 'task 1'"])
+  }
+
   /// Reaching the end loads the next page, once however often it is asked while in flight; a
   /// refresh reloads as many tasks as were shown, so the user keeps their place.
   @Test func pagesLoadOnceAtATimeAndARefreshKeepsThePlace() async throws {

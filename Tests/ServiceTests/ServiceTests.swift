@@ -8,7 +8,7 @@ import TrellisTestSupport
 
 @testable import TrellisService
 
-@Suite("UserService, TaskService, FileService")
+@Suite("UserService, TaskService, FileService", .timeLimit(.minutes(1)))
 struct DataServiceTests {
   @Test func theUserIsPublishedLoadedUpdatedAndForgottenOnSignOut() async throws {
     let session = Relay(SessionState.signedOut)
@@ -118,6 +118,20 @@ struct DataServiceTests {
     #expect(await changes.next() == .removed(done))
     #expect(await changes.next() == .restored(done))
     #expect(try await service.task(id: task.id) == done)
+
+    // No answer, but the server made the change: read again, it is kept, and it is no error.
+    tasks.failChanges(with: .offline("The connection to the server was lost."), afterApplying: true)
+    let kept = try await service.updateTask(done, title: "Kept", isDone: nil)
+    #expect(kept.title == "Kept")
+    #expect(await changes.next() == .updated(kept))  // before the request
+    #expect(await changes.next() == .updated(kept))  // as read again: no undo
+    try await service.deleteTask(kept)
+    #expect(await changes.next() == .removed(kept))  // gone after all: no error
+    tasks.failChanges(with: nil)
+    await #expect(throws: ServiceError(.notFound, "There is no task \(task.id) in your projects."))
+    {
+      try await service.task(id: task.id)
+    }
   }
 
   @Test func tasksAreCreatedAndListedAndABlankTitleIsRefusedLocally() async throws {

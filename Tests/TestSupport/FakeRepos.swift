@@ -120,7 +120,7 @@ public final class FakeProjectRepo: ProjectRepo {
 public final class FakeTaskRepo: TaskRepo {
   private let tasks = Mutex<[TaskModel]>([])
   private let clears = Mutex(0)
-  private let changeFailure = Mutex<RepositoryError?>(nil)
+  private let changeFailure = Mutex<(error: RepositoryError, afterApplying: Bool)?>(nil)
   /// How many tasks a page has.
   public let pageSize: Int
 
@@ -132,8 +132,11 @@ public final class FakeTaskRepo: TaskRepo {
   /// How many times the cache was cleared.
   public var clearCount: Int { clears.withLock { $0 } }
 
-  /// Makes `updateTask` and `deleteTask` fail with `error` (or succeed again, with `nil`).
-  public func failChanges(with error: RepositoryError?) { changeFailure.withLock { $0 = error } }
+  /// Makes `updateTask` and `deleteTask` fail with `error` (or succeed again, with `nil`); with
+  /// `afterApplying`, after making the change, as a server whose answer was lost did.
+  public func failChanges(with error: RepositoryError?, afterApplying: Bool = false) {
+    changeFailure.withLock { $0 = error.map { ($0, afterApplying) } }
+  }
 
   /// The protocol requirement, answered from the fake's state: newest (highest id) first.
   public func tasks(
@@ -171,7 +174,8 @@ public final class FakeTaskRepo: TaskRepo {
   public func updateTask(id: Int, _ change: TaskChangeModel) async throws(RepositoryError)
     -> TaskModel
   {
-    if let failure = changeFailure.withLock({ $0 }) { throw failure }
+    let failure = changeFailure.withLock { $0 }
+    if let failure, !failure.afterApplying { throw failure.error }
     let updated = tasks.withLock { tasks -> TaskModel? in
       guard let index = tasks.firstIndex(where: { $0.id == id }) else { return nil }
       if let title = change.title { tasks[index].title = title }
@@ -179,18 +183,21 @@ public final class FakeTaskRepo: TaskRepo {
       return tasks[index]
     }
     guard let updated else { throw .notFound("There is no task \(id) in your projects.") }
+    if let failure { throw failure.error }
     return updated
   }
 
   /// The protocol requirement, answered from the fake's state.
   public func deleteTask(id: Int, projectID: Int) async throws(RepositoryError) {
-    if let failure = changeFailure.withLock({ $0 }) { throw failure }
+    let failure = changeFailure.withLock { $0 }
+    if let failure, !failure.afterApplying { throw failure.error }
     let removed = tasks.withLock { tasks in
       let before = tasks.count
       tasks.removeAll { $0.id == id }
       return tasks.count < before
     }
     guard removed else { throw .notFound("There is no task \(id) in your projects.") }
+    if let failure { throw failure.error }
   }
 
   /// The protocol requirement, answered from the fake's state.

@@ -311,6 +311,7 @@ struct Form {
     }
     state.cursors[id] = number - 1
     state.isFocusAutomatic = false
+    if number == count { reachedEnd(of: id) }
     if number * 10 > count {
       state.typedNumber = nil
       activate(id, state: &state)

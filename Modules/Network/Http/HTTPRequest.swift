@@ -39,38 +39,48 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
 
   /// The path and query, such as `/projects?page=2`, for logs: sensitive query items (such as
   /// `access_token`) are redacted.
-  public var target: String {
+  public var target: String { target(redactedBy: .standard) }
+
+  /// The path and query for logs, with the query items `redactor` finds sensitive redacted.
+  public func target(redactedBy redactor: SecretRedactor) -> String {
     var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
     components?.scheme = nil
     components?.host = nil
     components?.port = nil
     components?.user = nil
     components?.password = nil
-    return SecretRedactor.standard.redacting(url: components?.string ?? url.absoluteString)
+    return redactor.redacting(url: components?.string ?? url.absoluteString)
   }
 
   /// The full URL for logs, with sensitive query items and any password redacted.
-  public var redactedURL: String {
-    SecretRedactor.standard.redacting(url: url.absoluteString)
+  public var redactedURL: String { redactedURL(by: .standard) }
+
+  /// The full URL for logs, with the query items `redactor` finds sensitive and any password
+  /// redacted.
+  public func redactedURL(by redactor: SecretRedactor) -> String {
+    redactor.redacting(url: url.absoluteString)
   }
 
   /// The request as a `curl` command line, for debugging logs. Sensitive header values and
   /// query items are always redacted.
   ///
+  /// - Parameter redactor: Decides which header values and query items are secret.
   /// - Parameter body: How the body is printed (a redacting renderer); by default only its
   ///   size, since a body may carry a password.
-  public func curlCommand(body describeBody: (@Sendable (Data) -> String)? = nil) -> String {
+  public func curlCommand(
+    redactor: SecretRedactor = .standard, body describeBody: (@Sendable (Data) -> String)? = nil
+  ) -> String {
     var parts = ["curl", "-X", method.rawValue]
     for field in headers {
       let value =
-        SecretRedactor.standard.isSensitive(field.name)
+        redactor.isSensitive(field.name)
         ? LogMessage.redactedPlaceholder : field.value
       parts += ["-H", Self.quoted("\(field.name): \(value)")]
     }
     if let body, !body.isEmpty {
       parts += ["--data-binary", Self.quoted(describeBody?(body) ?? "<\(body.count) bytes>")]
     }
-    parts.append(Self.quoted(redactedURL))
+    parts.append(Self.quoted(redactedURL(by: redactor)))
     return parts.joined(separator: " ")
   }
 

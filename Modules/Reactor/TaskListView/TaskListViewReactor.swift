@@ -12,7 +12,8 @@ import TrellisService
 ///   dropped. An empty query shows the whole list at once.
 /// - **Pages**: ``Action/loadMore`` (the view sends it when the cursor reaches the last row,
 ///   and from its "Load more" button) loads the page after the last one shown, never twice at
-///   once; a refresh reloads as many tasks as were shown, so the user keeps their place.
+///   once, and not while a search is pending; a refresh reloads as many tasks as were shown (up
+///   to ``refreshPageLimit`` pages), so the user keeps their place.
 /// - **Offline** is a state, not an error: a load that cannot reach the server keeps the list as
 ///   it was, marked as not current (``State/staleNotice``), and the list reloads by itself when
 ///   the connection is live again.
@@ -106,7 +107,7 @@ public final class TaskListViewReactor: ReactorProtocol {
   /// The longest search the server takes.
   public static let queryLimit = FieldLimit("Search", maximumLength: 100)
   /// The most pages a refresh reloads to keep the user's place (a bound on its requests).
-  static let refreshPageLimit = 10
+  public static let refreshPageLimit = 10
 
   /// Nothing loaded.
   public let initialState = State()
@@ -300,7 +301,11 @@ public final class TaskListViewReactor: ReactorProtocol {
         state.nextCursor = nil
       }
       state.projectID = projectID
-    case .setQuery(let query): state.query = query
+    case .setQuery(let query):
+      // A search that will change the rows ends the list's paging: no page of the old list
+      // (or of the new query after the old list's cursor) is loaded before its answer.
+      if Self.searchText(query) != Self.searchText(state.query) { state.nextCursor = nil }
+      state.query = query
     case .setTasks(let page, let query):
       // An answer for a search the user has typed past never lands.
       guard query == Self.searchText(state.query) else { break }

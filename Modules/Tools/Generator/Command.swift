@@ -23,8 +23,9 @@ public enum GeneratorCommand {
                          home screen that talks to your server (--server, or
                          CompositionRoot.defaultServer). Keeps the auth service and plugin, the
                          session store, the layers, the generator and CI. Only on a clean git
-                         tree (so `git checkout .` brings the demo back), before any screen is
-                         generated. Templates/StripDemo/strip.map lists what it does.
+                         tree (`git checkout . && git clean -fd` then brings the demo back),
+                         before any screen is generated. Templates/StripDemo/strip.map lists
+                         what it does.
 
     Options:
       --services A,B     screen: the services its ServiceProvider exposes, among those in
@@ -144,8 +145,8 @@ public enum GeneratorCommand {
         if !isDryRun, let uncommitted = uncommittedChanges(root) {
           errors(
             "trellis-gen: strip-demo runs only on a tree whose changes are all committed (so "
-              + "`git checkout .` brings the demo back); commit or stash first; nothing was "
-              + "changed:\n" + uncommitted)
+              + "`git checkout . && git clean -fd` brings the demo back); commit or stash first; "
+              + "nothing was changed:\n" + uncommitted)
           return 1
         }
         changes = try generator.planStripDemo()

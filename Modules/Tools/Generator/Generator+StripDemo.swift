@@ -41,7 +41,14 @@ extension Generator {
       case ("remove", 2):
         for file in try filesToRemove(words[1], in: mapPath, line: number + 1)
         where removals[file] == nil {
-          removals[file] = try read(file)
+          do {
+            removals[file] = try fileSystem.read(root + "/" + file)
+          } catch {
+            // (A file git ignores, such as `.DS_Store`, can be binary.)
+            throw GeneratorError(
+              "\(file) cannot be read as text (\(error)); strip-demo deletes only files it can "
+                + "put back: move it out of the way and run it again; nothing was changed")
+          }
           removalOrder.append(file)
         }
       case ("write", 3):

@@ -25,7 +25,7 @@ public struct LoggingPlugin: HTTPPlugin {
   ///
   /// - Parameters:
   ///   - logger: Where lines go (category `HTTP` by default).
-  ///   - redactor: Decides which header and body fields are secret.
+  ///   - redactor: Decides which headers, query items and body fields are secret.
   ///   - logsCurl: Also log each request as a `curl` command (at `debug`), secrets redacted.
   ///   - logsBodies: Also log JSON and form request and response bodies (at `debug`),
   ///     secrets redacted.
@@ -53,12 +53,13 @@ public struct LoggingPlugin: HTTPPlugin {
   public func willSend(_ request: HTTPRequest, context: HTTPCallContext) async {
     guard logger.isEnabled(.info) else { return }
     let attempt = context.attempt > 1 ? " (attempt \(context.attempt))" : ""
-    logger.info("→ \(request.method) \(request.target)\(attempt)")
+    logger.info("→ \(request.method) \(request.target(redactedBy: redactor))\(attempt)")
     if logsCurl, logger.isEnabled(.debug) {
       let contentType = request.headers["Content-Type"]
       let plugin = self
       logger.debug(
-        "\(request.curlCommand { plugin.redactedBody($0, contentType: contentType) })")
+        "\(request.curlCommand(redactor: redactor) { plugin.redactedBody($0, contentType: contentType) })"
+      )
     }
     if logsBodies, logger.isEnabled(.debug), let body = request.body, !body.isEmpty {
       logger.debug(
@@ -75,14 +76,16 @@ public struct LoggingPlugin: HTTPPlugin {
     switch result {
     case .success(let response):
       let size = "\(elapsed)\(response.body.count) bytes"
-      logger.info("← \(response.status) \(request.method) \(request.target) (\(size))")
+      logger.info(
+        "← \(response.status) \(request.method) \(request.target(redactedBy: redactor)) (\(size))")
       logBody(of: response)
     case .failure(.unacceptableStatus(let response)):
       let size = "\(elapsed)\(response.body.count) bytes"
-      logger.warning("← \(response.status) \(request.method) \(request.target) (\(size))")
+      logger.warning(
+        "← \(response.status) \(request.method) \(request.target(redactedBy: redactor)) (\(size))")
       logBody(of: response)
     case .failure(let error):
-      logger.warning("✕ \(request.method) \(request.target): \(error)")
+      logger.warning("✕ \(request.method) \(request.target(redactedBy: redactor)): \(error)")
     }
   }
 
