@@ -173,13 +173,16 @@ struct GeneratorTests {
         == "  let menu = [\n    Entry(title: \"A\") {\n      A()\n    }\n    \(marker)\n  ]")
     let code = "func f() {\n  a()\n  \(marker)\n}\n"
     #expect(Generator.normalizingTrailingCommas(in: code, before: marker) == code)
-    // In the project: one generated screen leaves the manifest's list as swift format wants.
+    // In the project: one generated screen leaves the manifest's list as swift format wants
+    // (no comma if it is the only feature, as in a project that had none).
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
+    let listed = PackageManifest(source: try sandbox.read("Package.swift")).generatedFeatures
     let name = try GeneratedName(Sandbox.unique("solo"), kind: "screen")
     #expect(sandbox.run("screen", name.kebab).status == 0)
     let manifest = try sandbox.read("Package.swift")
-    #expect(manifest.contains("  \"\(name.upper)\"\n  // trellis:features"))
+    #expect(
+      manifest.contains("  \"\(name.upper)\"\(listed.isEmpty ? "" : ",")\n  // trellis:features"))
     let other = try GeneratedName(Sandbox.unique("duo"), kind: "screen")
     #expect(sandbox.run("screen", other.kebab).status == 0)
     let both = try sandbox.read("Package.swift")
