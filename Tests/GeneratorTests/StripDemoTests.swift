@@ -5,6 +5,22 @@ import Testing
 
 @Suite("Stripping the demo")
 struct StripDemoTests {
+  /// A sandbox of the whole project as a fresh clone has it: the features a team generated
+  /// since are taken off the manifest's list (their folders stay), since strip-demo runs only
+  /// before any.
+  private func demoSandbox() throws -> Sandbox {
+    let sandbox = try Sandbox(including: ["Tests"])
+    let manifest = try sandbox.read("Package.swift")
+    var lines = manifest.components(separatedBy: "\n")
+    if let start = lines.firstIndex(of: "let generatedFeatures: [String] = ["),
+      let marker = lines.firstIndex(where: { $0.contains("// trellis:features") }), start < marker
+    {
+      lines.removeSubrange((start + 1)..<marker)
+    }
+    try sandbox.write(lines.joined(separator: "\n"), to: "Package.swift")
+    return sandbox
+  }
+
   /// Runs the command line in `sandbox`, its tree as clean as `uncommitted` says.
   private func run(
     _ sandbox: Sandbox, _ arguments: String..., uncommitted: String? = nil
@@ -21,7 +37,7 @@ struct StripDemoTests {
   /// configured server; what every app keeps stays; a screen is generated as before; a second
   /// strip finds nothing to strip.
   @Test func theDemoGoesAndWhatAnAppKeepsStays() throws {
-    let sandbox = try Sandbox(including: ["Tests"])
+    let sandbox = try demoSandbox()
     defer { sandbox.cleanUp() }
     let result = run(sandbox, "strip-demo")
     #expect(result.status == 0, "\(result.errors)")
@@ -63,7 +79,7 @@ struct StripDemoTests {
   /// Uncommitted changes, or screens generated already, stop it with the reason, and nothing
   /// changes; a dry run lists what it would delete and changes nothing either.
   @Test func itRunsOnlyOnACleanTreeBeforeAnyScreen() throws {
-    let sandbox = try Sandbox(including: ["Tests"])
+    let sandbox = try demoSandbox()
     defer { sandbox.cleanUp() }
     let before = try sandbox.snapshot()
     let dirty = run(sandbox, "strip-demo", uncommitted: "  M App/AppServices.swift")
@@ -93,7 +109,7 @@ struct StripDemoTests {
     ("delete App", "expected `remove PATH` or `write TEMPLATE PATH`"),
   ])
   func aBadMapIsRefusedWithItsLine(line: String, reason: String) throws {
-    let sandbox = try Sandbox(including: ["Tests"])
+    let sandbox = try demoSandbox()
     defer { sandbox.cleanUp() }
     try sandbox.write("# first line\n\(line)\n", to: "Templates/StripDemo/strip.map")
     let before = try sandbox.snapshot()
