@@ -55,33 +55,33 @@ struct EndToEndTests {
     #expect(app.dependencies.authService.sessionState.value == .signedOut)
   }
 
-  /// The script README shows (`--script Tests/Scripts/tour.txt`) runs to its end.
-  @Test func theTourScriptInTheReadmeRuns() async throws {
+  /// The script `Tests/Scripts/<name>`, its path, and how many commands it has (lines that are
+  /// neither blank nor comments).
+  private static func script(_ name: String) throws -> (text: String, path: URL, commands: Int) {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Scripts/tour.txt")
-    let script = try String(contentsOf: path, encoding: .utf8)
-    let commands = script.split(separator: "\n").filter {
+      .deletingLastPathComponent().appendingPathComponent("Scripts/\(name)")
+    let text = try String(contentsOf: path, encoding: .utf8)
+    let commands = text.split(separator: "\n").filter {
       let line = $0.trimmingCharacters(in: .whitespaces)
       return !line.isEmpty && !line.hasPrefix("#")
     }
+    return (text, path, commands.count)
+  }
+
+  /// The script README shows (`--script Tests/Scripts/tour.txt`) runs to its end.
+  @Test func theTourScriptInTheReadmeRuns() async throws {
+    let (script, _, commands) = try Self.script("tour.txt")
     let app = try AppHarness(.embedded)
     defer { app.cleanUp() }
     let outcome = await app.run(script)
-    #expect(
-      outcome == .completed(commands: commands.count), "\(app.transcript.joined(separator: "\n"))")
+    #expect(outcome == .completed(commands: commands), "\(app.transcript.joined(separator: "\n"))")
   }
 
   /// The task journey (`Tests/Scripts/tasks.txt`: pages, search, done, rename, delete, a
   /// viewer refused, an attachment opened) runs to its end; then, the server gone, marking the
   /// task done and deleting it are undone, and say the app is offline.
   @Test func theTaskJourneyRunsAndChangesMadeOfflineAreUndone() async throws {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Scripts/tasks.txt")
-    let script = try String(contentsOf: path, encoding: .utf8)
-    let commands = script.split(separator: "\n").filter {
-      let line = $0.trimmingCharacters(in: .whitespaces)
-      return !line.isEmpty && !line.hasPrefix("#")
-    }
+    let (script, path, commands) = try Self.script("tasks.txt")
     let app = try AppHarness(.loopback)
     defer { app.cleanUp() }
     // `type file Package.swift` is relative to the repository root, where the script runs.
@@ -90,8 +90,7 @@ struct EndToEndTests {
     let outcome = await app.run(
       script.replacingOccurrences(
         of: "type file Package.swift", with: "type file \(root.path)/Package.swift"))
-    #expect(
-      outcome == .completed(commands: commands.count), "\(app.transcript.joined(separator: "\n"))")
+    #expect(outcome == .completed(commands: commands), "\(app.transcript.joined(separator: "\n"))")
 
     app.stopServer()
     let offline = await app.run(
