@@ -30,7 +30,7 @@ let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 /// (folder `Front/`). Editing a screen recompiles that small module and relinks the app, where
 /// the `TrellisReactor` and `TrellisFront` modules would re-type-check every screen's
 /// declarations on each edit; and the fewer the modules, the less SwiftPM plans on every build
-/// (the scale benchmark in README.md measures the designs). Each folder follows its layer's
+/// (the scale benchmark in docs/performance.md measures the designs). Each folder follows its layer's
 /// import rule, checked by the `LayerRule` run of that layer. The demo's own screens live in
 /// `TrellisReactor` and `TrellisFront`, which features build on.
 let generatedFeatures: [String] = [

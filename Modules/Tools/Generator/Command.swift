@@ -280,7 +280,7 @@ public enum GeneratorCommand {
   }
 
   /// How many generated features make a screen's next steps suggest grouping screens with
-  /// `--feature` (measured: see the scale benchmark in README.md).
+  /// `--feature` (measured: see the scale benchmark in docs/performance.md).
   static let groupingHintThreshold = 30
 
   /// What `git status --porcelain` lists at `root`, or why it could not tell; `nil` when the
