@@ -187,6 +187,10 @@ public struct ReactorEffect<R: ReactorProtocol> {
 ///
 /// Call it like a function to send a mutation: `send(.setLoading(false))`. After the effect is
 /// cancelled (or its reactor stopped or released) it delivers nothing.
+///
+/// Its conventional name, `send` (`.run { send in ... }`), is TCA's; mind that it sends
+/// *mutations* straight to `reduce`, while `reactor.send(_:)` sends *actions* to `mutate`. To
+/// send an action from an effect, use ``action(_:)``: `send.action(.selectProject(id))`.
 @MainActor
 public struct EffectSender<R: ReactorProtocol> {
   /// The reactor's mutation type.

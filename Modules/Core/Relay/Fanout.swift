@@ -4,7 +4,9 @@
 /// a task that iterates one of this fan-out's streams (whose `onTermination` removes it
 /// here), release the last reference to its owner (whose tokens remove observers here) or
 /// publish again. Each of those takes the lock, so calling out while holding it would
-/// deadlock; the first versions of `Relay` did, under load, in the app's tests.
+/// deadlock; delivering outside it is what lets a subscriber do any of them (RelayTests:
+/// `anObserverMayUpdateTheRelayItObserves...`, `...MayReleaseItsOwnToken`,
+/// `...MayCancelATaskThatIteratesTheSameRelay`).
 ///
 /// Ordering comes from a single deliverer instead: `publish` appends the value to a queue
 /// under the lock, and the thread that finds nobody delivering drains the queue, outside the
