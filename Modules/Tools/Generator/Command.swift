@@ -33,7 +33,7 @@ public enum GeneratorCommand {
       --route PATH       screen: the link trellis://PATH opens it (such as reports/weekly).
       --feature NAME     screen: put it in the feature module NAMEFeature with the feature's
                          other screens (made if new), instead of a module of its own: fewer
-                         modules build faster (README.md, "Feature modules").
+                         modules build faster (docs/performance.md).
       --list             screen: a list searched as you type (debounced) and loaded a page at
                          a time, with sample items to replace, instead of the note example.
       --dry-run          Print every new file and the diff of every changed file; write nothing.
@@ -236,7 +236,7 @@ public enum GeneratorCommand {
             + " Put the next",
           "  screens of one feature together (--feature NAME): SwiftPM plans every target on every",
           "  build, so at 200 screens a feature per screen makes each edit 0.1-0.3 s slower and a",
-          "  clean build half again as long (README, \"Feature modules\").",
+          "  clean build half again as long (docs/performance.md).",
         ]
       }
       return lines.joined(separator: "\n")
