@@ -19,31 +19,35 @@ import PackageDescription
 /// Every layer target runs the import check of `Modules/Tools/LayerRule`.
 let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
-/// The features of the screens added by `trellis-gen screen`, which edits this list above its
-/// marker.
+/// The app's features: every screen lives in one, the demo's and those `trellis-gen screen` adds
+/// (it edits this list above its marker).
 ///
 /// A feature, in `Modules/Features/<Feature>/`, holds one screen (`trellis-gen screen Orders`)
 /// or the screens of one feature (`trellis-gen screen OrderDetail --feature Orders` adds a screen
-/// to `Orders`), as two modules: `<Feature>Feature`, its reactors and service providers (folder
-/// `Reactor/`, which builds on the reactor layer and never needs the terminal front, so an app
-/// with its own front uses it as it is), and `<Feature>FeatureFront`, its view controllers
-/// (folder `Front/`). Editing a screen recompiles that small module and relinks the app, where
-/// the `TrellisReactor` and `TrellisFront` modules would re-type-check every screen's
-/// declarations on each edit; and the fewer the modules, the less SwiftPM plans on every build
-/// (the scale benchmark in docs/performance.md measures the designs). Each folder follows its layer's
-/// import rule, checked by the `LayerRule` run of that layer. The demo's own screens live in
-/// `TrellisReactor` and `TrellisFront`, which features build on.
-let generatedFeatures: [String] = [
+/// to `Orders`; the demo's `Tasks` holds the task list, detail and compose screens), as two
+/// modules: `<Feature>Feature`, its reactors and service providers (folder `Reactor/`, which
+/// builds on the reactor layer and never needs the terminal front, so an app with its own front
+/// uses it as it is), and `<Feature>FeatureFront`, its view controllers (folder `Front/`).
+/// Editing a screen recompiles that small module and relinks the app, where one module of all
+/// screens would re-type-check every screen's declarations on each edit; and the fewer the
+/// modules, the less SwiftPM plans on every build (the scale benchmark in docs/performance.md
+/// measures the designs). Each folder follows its layer's import rule, checked by the
+/// `LayerRule` run of that layer. `TrellisReactor` and `TrellisFront` hold what features share:
+/// the reactors' shared types (`Modules/Reactor/Shared`) and the terminal UI kit.
+let features: [String] = [
+  "Shell",
+  "Tasks",
+  "Profile",
   // trellis:features
 ]
 
 /// The features' reactor modules, as dependencies of the app and the tests.
-let featureReactorModules: [Target.Dependency] = generatedFeatures.map {
+let featureReactorModules: [Target.Dependency] = features.map {
   .target(name: "\($0)Feature")
 }
 
 /// The features' view modules, as dependencies of the app and the front's tests.
-let featureFrontModules: [Target.Dependency] = generatedFeatures.map {
+let featureFrontModules: [Target.Dependency] = features.map {
   .target(name: "\($0)FeatureFront")
 }
 
@@ -52,14 +56,14 @@ let featureFrontModules: [Target.Dependency] = generatedFeatures.map {
 /// module made every build plan at 200 screens slower, and SwiftPM crashed now and then running
 /// them).
 let featureTargets: [Target] =
-  generatedFeatures.map { feature in
+  features.map { feature in
     .target(
       name: "\(feature)Feature",
       dependencies: ["TrellisReactor", "TrellisService", "TrellisCore"],
       path: "Modules/Features/\(feature)/Reactor"
     )
   }
-  + generatedFeatures.map { feature in
+  + features.map { feature in
     .target(
       name: "\(feature)FeatureFront",
       dependencies: [
@@ -250,7 +254,8 @@ let package = Package(
       dependencies: [
         "Trellis", "TrellisFront", "TrellisReactor", "TrellisService", "TrellisDemoBackend",
         "TrellisLoopbackServer", "TrellisCore",
-      ]),
+      ]
+        + featureReactorModules + featureFrontModules),
   ] + featureTargets,
   swiftLanguageModes: [.v6]
 )

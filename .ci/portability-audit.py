@@ -1251,6 +1251,16 @@ def _inside_parens(src, i):
     return False
 
 
+def default_paths(root):
+    """The portable layers, and every feature's reactor module (Modules/Features/*/Reactor):
+    the screens' logic an Apple app keeps."""
+    features = os.path.join(root, "Modules", "Features")
+    found = sorted(os.path.join("Modules", "Features", f, "Reactor")
+                   for f in (os.listdir(features) if os.path.isdir(features) else [])
+                   if os.path.isdir(os.path.join(features, f, "Reactor")))
+    return DEFAULT_PATHS + found
+
+
 def collect_files(paths, root):
     files = []
     for p in paths:
@@ -1493,7 +1503,7 @@ def main(argv):
     parser = argparse.ArgumentParser(
         description="Static audit: the portable layers compile for iOS 17 / macOS 14.")
     parser.add_argument("paths", nargs="*", help="folders or .swift files "
-                        f"(default: {' '.join(DEFAULT_PATHS)})")
+                        f"(default: {' '.join(DEFAULT_PATHS)} Modules/Features/*/Reactor)")
     parser.add_argument("--self-test", action="store_true", help="run the built-in cases")
     parser.add_argument("--interfaces", help="the toolchain's lib/swift/linux folder")
     parser.add_argument("--list-names", action="store_true",
@@ -1528,7 +1538,7 @@ def main(argv):
         return self_test(names)
 
     try:
-        files = collect_files(args.paths or DEFAULT_PATHS, root if not args.paths else os.getcwd())
+        files = collect_files(args.paths or default_paths(root), root if not args.paths else os.getcwd())
     except FileNotFoundError as e:
         print(f"portability-audit: no such file or folder: {e}", file=sys.stderr)
         return 2

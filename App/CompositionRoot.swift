@@ -1,4 +1,10 @@
 import Foundation
+import ProfileFeature
+import ProfileFeatureFront
+import ShellFeature
+import ShellFeatureFront
+import TasksFeature
+import TasksFeatureFront
 import TrellisCore
 import TrellisDemoBackend
 import TrellisFront
@@ -19,11 +25,11 @@ struct AppDependencies {
   let authService: any AuthService
 }
 
-/// Builds the app by hand (FLo 2.0's `CompositionRoot`, seed 004), top to bottom: the
-/// transport, the auth service and its plugin, the requesters, the repositories, the services;
-/// then the screens, each made on demand by a factory with a fresh reactor and a service
-/// provider that exposes only what the screen needs. No container library: reading this file
-/// shows every dependency of the app.
+/// Builds the app by hand (FLo 2.0's `CompositionRoot`, seed 004), in three parts that each read
+/// top to bottom: where requests go (`makeServer`), the services (`makeServices`: the plugins,
+/// the auth service, the requesters, the repositories, the services), and the screens
+/// (``Screens``: a factory per screen, the main menu, and the links). No container library:
+/// reading this file shows every dependency of the app.
 @MainActor
 enum CompositionRoot {
   /// Builds the app for `configuration`. Tests may hand in the embedded backend (with their
@@ -31,28 +37,52 @@ enum CompositionRoot {
   static func resolve(_ configuration: AppConfiguration, embeddedBackend: DemoBackend? = nil)
     -> AppDependencies
   {
+    let server = makeServer(configuration, embeddedBackend: embeddedBackend)
+    let services = makeServices(configuration, server: server)
+    let screens = Screens(services: services, links: DeepLinkRouter(scheme: linkScheme))
+    screens.registerRoutes()
     let window = Window(appName: "Trellis")
+    window.deepLinks = screens.links
+    window.setRoot(screens.makeSplashViewController())
+    return AppDependencies(
+      window: window, backend: server.embeddedBackend, authService: services.authService)
+  }
 
-    // MARK: Transport: the embedded demo backend, or a real server
-    let backend: DemoBackend?
+  /// Where requests go: the embedded demo backend, or the server `--server` names.
+  struct Server {
+    /// The transport every requester sends through.
     let transport: any HTTPTransport & StreamingHTTPTransport
+    /// The API's address.
     let baseURL: URL
+    /// The embedded demo backend, when the app runs without `--server`.
+    let embeddedBackend: DemoBackend?
+  }
+
+  /// The embedded demo backend, or a real server.
+  static func makeServer(_ configuration: AppConfiguration, embeddedBackend: DemoBackend?)
+    -> Server
+  {
     if let server = configuration.server {
-      backend = nil
-      transport = URLSessionTransport()
-      baseURL = server
-    } else {
-      // The embedded backend keeps its sessions beside the app's, so a relaunch stays signed
-      // in (the saved session names tokens this backend issued).
-      let embedded =
-        embeddedBackend
-        ?? DemoBackend(
-          configuration: configuration.isInstant ? .instant : .demo,
-          sessionsFile: dataDirectory(configuration).appendingPathComponent("demo-sessions.json"))
-      backend = embedded
-      transport = StubTransport(responder: embedded.router)
-      baseURL = URL(string: "http://embedded.trellis")!
+      return Server(transport: URLSessionTransport(), baseURL: server, embeddedBackend: nil)
     }
+    // The embedded backend keeps its sessions beside the app's, so a relaunch stays signed in
+    // (the saved session names tokens this backend issued).
+    let backend =
+      embeddedBackend
+      ?? DemoBackend(
+        configuration: configuration.isInstant ? .instant : .demo,
+        sessionsFile: dataDirectory(configuration).appendingPathComponent("demo-sessions.json"))
+    return Server(
+      transport: StubTransport(responder: backend.router),
+      baseURL: URL(string: "http://embedded.trellis")!, embeddedBackend: backend)
+  }
+
+  /// The plugins, the auth service, a requester and a repository per API, and the services the
+  /// screens use.
+  static func makeServices(_ configuration: AppConfiguration, server: Server) -> AppServices {
+    let (transport, baseURL) = (server.transport, server.baseURL)
+
+    // MARK: Plugins
     // At debug level and below, requests are also logged as cURL lines with their JSON and
     // form bodies, secrets redacted.
     let verbose = configuration.logLevel <= .debug
@@ -103,100 +133,11 @@ enum CompositionRoot {
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)
     // trellis:services (the generator adds services above this line)
-    let services = AppServices(
+    return AppServices(
       authService: authService, userService: userService, taskService: taskService,
       fileService: fileService, connectionService: connectionService,
       // trellis:service-arguments (the generator adds services above this line)
     )
-
-    // MARK: Screens of the signed-in area
-    func makeTaskComposeViewController(
-      projectID: Int? = nil, onSaved: @escaping @MainActor (Int) -> Void = { _ in }
-    ) -> ViewController {
-      TaskComposeViewController(
-        reactor: TaskComposeViewReactor(serviceProvider: services, projectID: projectID),
-        onSaved: onSaved)
-    }
-
-    func makeTaskListViewController() -> ViewController {
-      TaskListViewController(
-        reactor: TaskListViewReactor(serviceProvider: services),
-        viewControllerProvider: TaskListViewControllerProviderImpl(
-          compose: { makeTaskComposeViewController(projectID: $0, onSaved: $1) },
-          detail: makeTaskDetailViewController))
-    }
-
-    func makeTaskDetailViewController(taskID: Int) -> ViewController {
-      TaskDetailViewController(
-        reactor: TaskDetailViewReactor(serviceProvider: services, taskID: taskID))
-    }
-
-    func makeProfileViewController() -> ViewController {
-      ProfileViewController(reactor: ProfileViewReactor(serviceProvider: services))
-    }
-
-    func makeConnectionBannerViewController() -> ViewController {
-      ConnectionBannerViewController(
-        reactor: ConnectionBannerViewReactor(serviceProvider: services))
-    }
-
-    let mainMenu: [MainMenuEntry] = [
-      MainMenuEntry(title: "Tasks", makeViewController: makeTaskListViewController),
-      MainMenuEntry(title: "New task") { makeTaskComposeViewController() },
-      MainMenuEntry(title: "Profile", makeViewController: makeProfileViewController),
-      // trellis:menu-entries (the generator adds menu entries above this line)
-    ]
-
-    // MARK: Links: trellis://<route> opens these screens above home (after sign-in if needed)
-    let links = DeepLinkRouter(scheme: linkScheme)
-    links.register("home") { _ in [] }
-    links.register("tasks") { _ in [makeTaskListViewController()] }
-    links.register("tasks/:id") { link throws(DeepLinkError) in
-      [makeTaskListViewController(), makeTaskDetailViewController(taskID: try link.int("id"))]
-    }
-    links.register("compose") { link throws(DeepLinkError) in
-      [makeTaskComposeViewController(projectID: try link.optionalInt("project"))]
-    }
-    links.register("profile") { _ in [makeProfileViewController()] }
-    // trellis:routes (the generator adds routes above this line)
-    window.deepLinks = links
-
-    // MARK: Main, Login and Splash
-    func makeMainViewController() -> ViewController {
-      let viewControllerProvider = MainViewControllerProviderImpl(
-        menuEntries: mainMenu, login: makeLoginViewController,
-        banner: makeConnectionBannerViewController)
-      let mainViewController = MainViewController(
-        reactor: MainViewReactor(serviceProvider: services),
-        viewControllerProvider: viewControllerProvider)
-      let stack = NavigationController(root: mainViewController)
-      links.attach { [weak stack] screens in
-        guard let stack else { return }
-        let replace = {
-          stack.popToRoot()
-          for screen in screens { stack.push(screen) }
-        }
-        // A link replaces the screens above home: one holding unsaved input asks first.
-        guard let window = stack.window else { return replace() }
-        window.leaveAfterAsking(Array(stack.viewControllers.dropFirst()), then: replace)
-      }
-      return stack
-    }
-
-    func makeLoginViewController(notice: String?) -> ViewController {
-      links.detach()
-      return LoginViewController(
-        reactor: LoginViewReactor(serviceProvider: services, notice: notice),
-        viewControllerProvider: LoginViewControllerProviderImpl(main: makeMainViewController))
-    }
-
-    let splashViewController = SplashViewController(
-      reactor: SplashViewReactor(serviceProvider: services),
-      viewControllerProvider: SplashViewControllerProviderImpl(
-        main: makeMainViewController, login: { makeLoginViewController(notice: nil) }))
-    window.setRoot(splashViewController)
-
-    return AppDependencies(window: window, backend: backend, authService: authService)
   }
 
   /// The scheme of the app's links: `trellis://tasks/2`.
@@ -209,5 +150,135 @@ enum CompositionRoot {
     }
     return FileSessionStore.dataDirectory(environment: ProcessInfo.processInfo.environment)
       .appendingPathComponent("trellis", isDirectory: true)
+  }
+}
+
+/// The app's screens, each made when it opens by its factory here: a view controller, a fresh
+/// reactor given the services (which it sees through its own `XxxViewServiceProvider`), and,
+/// for a screen that opens others, a view controller provider whose closures are these
+/// factories. The main menu and the links open screens through the same factories, so every
+/// way to a screen builds it one way.
+@MainActor
+struct Screens {
+  /// The services every reactor gets.
+  let services: AppServices
+  /// The app's links: `registerRoutes()` says which screens each opens.
+  let links: DeepLinkRouter
+
+  // MARK: Shell: launch, sign-in, home
+
+  /// The first screen: restores the saved session, then opens home or sign-in.
+  func makeSplashViewController() -> ViewController {
+    SplashViewController(
+      reactor: SplashViewReactor(serviceProvider: services),
+      viewControllerProvider: SplashViewControllerProviderImpl(
+        main: makeMainViewController, login: { makeLoginViewController(notice: nil) }))
+  }
+
+  /// Sign-in, with `notice` (why the user was signed out) above the form.
+  func makeLoginViewController(notice: String?) -> ViewController {
+    holdLinksUntilSignIn()
+    return LoginViewController(
+      reactor: LoginViewReactor(serviceProvider: services, notice: notice),
+      viewControllerProvider: LoginViewControllerProviderImpl(main: makeMainViewController))
+  }
+
+  /// Home: the main menu at the root of the signed-in area's navigation stack, the connection
+  /// banner above it.
+  func makeMainViewController() -> ViewController {
+    let stack = NavigationController(
+      root: MainViewController(
+        reactor: MainViewReactor(serviceProvider: services),
+        viewControllerProvider: MainViewControllerProviderImpl(
+          menuEntries: mainMenu, login: makeLoginViewController,
+          banner: makeConnectionBannerViewController)))
+    openLinks(in: stack)
+    return stack
+  }
+
+  /// The connection banner home shows above every screen.
+  func makeConnectionBannerViewController() -> ViewController {
+    ConnectionBannerViewController(
+      reactor: ConnectionBannerViewReactor(serviceProvider: services))
+  }
+
+  /// The main menu's sections, in order (`trellis-gen screen` adds one per screen).
+  var mainMenu: [MainMenuEntry] {
+    [
+      MainMenuEntry(title: "Tasks") { makeTaskListViewController() },
+      MainMenuEntry(title: "New task") { makeTaskComposeViewController() },
+      MainMenuEntry(title: "Profile") { makeProfileViewController() },
+      // trellis:menu-entries (the generator adds menu entries above this line)
+    ]
+  }
+
+  // MARK: Tasks
+
+  /// The task list, which opens a task's detail and the compose screen.
+  func makeTaskListViewController() -> ViewController {
+    TaskListViewController(
+      reactor: TaskListViewReactor(serviceProvider: services),
+      viewControllerProvider: TaskListViewControllerProviderImpl(
+        compose: { makeTaskComposeViewController(projectID: $0, onSaved: $1) },
+        detail: makeTaskDetailViewController))
+  }
+
+  /// A task's detail: done, rename, delete.
+  func makeTaskDetailViewController(taskID: Int) -> ViewController {
+    TaskDetailViewController(
+      reactor: TaskDetailViewReactor(serviceProvider: services, taskID: taskID))
+  }
+
+  /// A new task, in `projectID` if given; `onSaved` gets the new task's ID.
+  func makeTaskComposeViewController(
+    projectID: Int? = nil, onSaved: @escaping @MainActor (Int) -> Void = { _ in }
+  ) -> ViewController {
+    TaskComposeViewController(
+      reactor: TaskComposeViewReactor(serviceProvider: services, projectID: projectID),
+      onSaved: onSaved)
+  }
+
+  // MARK: Profile
+
+  /// The signed-in user's profile.
+  func makeProfileViewController() -> ViewController {
+    ProfileViewController(reactor: ProfileViewReactor(serviceProvider: services))
+  }
+
+  // trellis:screens (the generator adds screens' factories above this line)
+
+  // MARK: Links: trellis://<route> opens these screens above home (after sign-in if needed)
+
+  /// The screens each link opens, above home.
+  func registerRoutes() {
+    links.register("home") { _ in [] }
+    links.register("tasks") { _ in [makeTaskListViewController()] }
+    links.register("tasks/:id") { link throws(DeepLinkError) in
+      [makeTaskListViewController(), makeTaskDetailViewController(taskID: try link.int("id"))]
+    }
+    links.register("compose") { link throws(DeepLinkError) in
+      [makeTaskComposeViewController(projectID: try link.optionalInt("project"))]
+    }
+    links.register("profile") { _ in [makeProfileViewController()] }
+    // trellis:routes (the generator adds routes above this line)
+  }
+
+  /// Signed in (home made), links open in home's `stack`: their screens replace those above
+  /// home, and one holding unsaved input asks first. A link that waited for sign-in opens now.
+  func openLinks(in stack: NavigationController) {
+    links.attach { [weak stack] screens in
+      guard let stack else { return }
+      let replace = {
+        stack.popToRoot()
+        for screen in screens { stack.push(screen) }
+      }
+      guard let window = stack.window else { return replace() }
+      window.leaveAfterAsking(Array(stack.viewControllers.dropFirst()), then: replace)
+    }
+  }
+
+  /// Signed out (sign-in made), a link waits until the user signs in again.
+  func holdLinksUntilSignIn() {
+    links.detach()
   }
 }

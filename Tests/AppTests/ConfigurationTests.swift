@@ -1,3 +1,5 @@
+import ShellFeature
+import TasksFeature
 import Testing
 
 @testable import Trellis

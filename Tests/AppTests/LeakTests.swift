@@ -1,4 +1,7 @@
 import Foundation
+import ProfileFeatureFront
+import ShellFeatureFront
+import TasksFeatureFront
 import Testing
 import TrellisCore
 import TrellisFront

@@ -1,4 +1,5 @@
 import Foundation
+import ShellFeature
 import Testing
 
 /// The built `Trellis` executable, next to the test bundle.

@@ -1,5 +1,8 @@
 import Foundation
+import ProfileFeature
+import ShellFeature
 import Synchronization
+import TasksFeature
 import Testing
 import TrellisCore
 import TrellisDemoBackend

@@ -1,3 +1,5 @@
+import ShellFeatureFront
+import TasksFeatureFront
 import TrellisFront
 import TrellisReactor
 

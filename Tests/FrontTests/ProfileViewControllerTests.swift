@@ -1,3 +1,5 @@
+import ProfileFeature
+import ProfileFeatureFront
 import Testing
 import TrellisCore
 import TrellisFront

@@ -1,3 +1,5 @@
+import ShellFeature
+import ShellFeatureFront
 import Testing
 import TrellisFront
 import TrellisFrontTesting

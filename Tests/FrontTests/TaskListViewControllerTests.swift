@@ -1,3 +1,5 @@
+import TasksFeature
+import TasksFeatureFront
 import Testing
 import TrellisCore
 import TrellisFront

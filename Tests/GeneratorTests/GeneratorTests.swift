@@ -87,8 +87,13 @@ struct GeneratorTests {
       line(
         "      MainMenuEntry(title: \"\(title)\") {", isAbove: "// trellis:menu-entries",
         in: composition))
+    // Its factory in `Screens` makes it, for the menu entry and any route alike.
     #expect(
-      composition.contains("  \(type)ViewController(reactor: .init(serviceProvider: services))\n"))
+      line(
+        "  func make\(type)ViewController() -> ViewController {", isAbove: "// trellis:screens",
+        in: composition))
+    #expect(composition.contains("        make\(type)ViewController()\n      },\n"))
+    #expect(composition.contains("      reactor: \(type)ViewReactor(serviceProvider: services))\n"))
     #expect(
       result.output.contains("created Modules/Features/\(type)/Reactor/\(type)ViewReactor.swift"))
     #expect(result.output.contains("updated Package.swift"))
@@ -147,7 +152,7 @@ struct GeneratorTests {
       let text = try sandbox.read(path)
       #expect(text.components(separatedBy: "import \(module)\n").count == 2, "\(path)")
       #expect(
-        text.contains("\(detail.upper)ViewController(reactor:")
+        text.contains("func make\(detail.upper)ViewController()")
           == (path == "App/CompositionRoot.swift"), "\(path)")
     }
     // A screen named like the feature joins it too.
@@ -177,7 +182,7 @@ struct GeneratorTests {
     // (no comma if it is the only feature, as in a project that had none).
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
-    let listed = PackageManifest(source: try sandbox.read("Package.swift")).generatedFeatures
+    let listed = PackageManifest(source: try sandbox.read("Package.swift")).features
     let name = try GeneratedName(Sandbox.unique("solo"), kind: "screen")
     #expect(sandbox.run("screen", name.kebab).status == 0)
     let manifest = try sandbox.read("Package.swift")
@@ -251,7 +256,7 @@ struct GeneratorTests {
     #expect(refused.status == 1)
     #expect(
       refused.errors.contains(
-        "Modules/Features/\(stray.upper) exists, but generatedFeatures in Package.swift does not "
+        "Modules/Features/\(stray.upper) exists, but features in Package.swift does not "
           + "list \"\(stray.upper)\""), "\(refused.errors)")
     #expect(try sandbox.snapshot() == before)
     let shop = try GeneratedName(Sandbox.unique("shop"), kind: "feature")
@@ -358,7 +363,7 @@ struct GeneratorTests {
     )
     #expect(
       composition.contains(
-        "      [\(name.upper)ViewController(reactor: .init(serviceProvider: services))]\n"))
+        "      [make\(name.upper)ViewController()]\n"))
     // Without --route nothing is added there; a route taken or malformed is refused.
     let other = try GeneratedName(Sandbox.unique("other"), kind: "screen")
     #expect(sandbox.run("screen", other.kebab).status == 0)

@@ -135,14 +135,14 @@ struct ManifestTests {
     source: #"""
       let layerRule: [Target.PluginUsage] = [.plugin(name: "LayerRule")]
 
-      let generatedFeatures: [String] = [
+      let features: [String] = [
         "Notes",  // a comment
         // trellis:features
       ]
 
-      let featureModules: [Target.Dependency] = generatedFeatures.map { .target(name: "\($0)Reactor") }
+      let featureModules: [Target.Dependency] = features.map { .target(name: "\($0)Reactor") }
 
-      let featureTargets: [Target] = generatedFeatures.map { screen in
+      let featureTargets: [Target] = features.map { screen in
         .target(
           name: "\(screen)Reactor", dependencies: ["Reactor"], path: "Modules/Reactor/\(screen)View")
       }
@@ -170,7 +170,7 @@ struct ManifestTests {
     #expect(byName["FrontTests"]?.path == "Tests/FrontTests")
     #expect(byName["Front"]?.dependencies == ["Reactor", "Core", "NotesReactor"])
     #expect(byName["NotesReactor"]?.path == "Modules/Reactor/NotesView")
-    #expect(manifest.generatedFeatures == ["Notes"])
+    #expect(manifest.features == ["Notes"])
   }
 
   @Test func aFileBelongsToTheDeepestTargetAndSeesWhatItDependsOn() {

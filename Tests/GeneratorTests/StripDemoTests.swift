@@ -7,15 +7,22 @@ import Testing
 struct StripDemoTests {
   /// A sandbox of the whole project as a fresh clone has it: the features a team generated
   /// since are taken off the manifest's list (their folders stay), since strip-demo runs only
-  /// before any.
+  /// before any; the demo's features (those the strip map removes) stay listed.
   private func demoSandbox() throws -> Sandbox {
     let sandbox = try Sandbox(including: ["Tests"])
+    let demoFeatures = try sandbox.read("Templates/StripDemo/strip.map")
+      .components(separatedBy: "\n").compactMap { line -> String? in
+        let prefix = "remove Modules/Features/"
+        return line.hasPrefix(prefix) ? "  \"\(line.dropFirst(prefix.count))\"," : nil
+      }
+    #expect(demoFeatures.count == 3, "\(demoFeatures)")
     let manifest = try sandbox.read("Package.swift")
     var lines = manifest.components(separatedBy: "\n")
-    if let start = lines.firstIndex(of: "let generatedFeatures: [String] = ["),
+    if let start = lines.firstIndex(of: "let features: [String] = ["),
       let marker = lines.firstIndex(where: { $0.contains("// trellis:features") }), start < marker
     {
-      lines.removeSubrange((start + 1)..<marker)
+      lines.replaceSubrange(
+        (start + 1)..<marker, with: lines[(start + 1)..<marker].filter(demoFeatures.contains))
     }
     try sandbox.write(lines.joined(separator: "\n"), to: "Package.swift")
     return sandbox
@@ -42,7 +49,7 @@ struct StripDemoTests {
     let result = run(sandbox, "strip-demo")
     #expect(result.status == 0, "\(result.errors)")
     for gone in [
-      "Modules/DemoBackend", "Modules/DemoServer", "Modules/Reactor/TaskListView",
+      "Modules/DemoBackend", "Modules/DemoServer", "Modules/Features/Tasks",
       "Modules/Service/TaskService.swift", "Modules/Repository/TaskRepo.swift",
       "Tests/DemoBackendTests", "Tests/AppTests/EndToEndTests.swift", "Tests/Scripts",
       "Tests/FrontTests/__Snapshots__/TaskListViewControllerTests", "Templates/StripDemo",
@@ -62,11 +69,14 @@ struct StripDemoTests {
     #expect(composition.contains("HomeViewController(menuEntries: mainMenu)"))
     #expect(composition.contains("configuration.server ?? defaultServer"))
     #expect(!composition.contains("Demo"))
-    for marker in ["repositories", "services", "service-arguments", "menu-entries", "routes"] {
+    for marker in [
+      "repositories", "services", "service-arguments", "screens", "menu-entries", "routes",
+    ] {
       #expect(composition.contains("// trellis:\(marker) "), "\(marker)")
     }
     #expect(!(try sandbox.read("Package.swift")).contains("Demo"))
-    #expect(sandbox.exists("Modules/Front/Views/HomeView/HomeViewController.swift"))
+    #expect(sandbox.exists("App/HomeViewController.swift"))
+    #expect(!(try sandbox.read("Package.swift")).contains("\"Tasks\""))
     #expect(result.output.contains("deleted Modules/DemoBackend/DemoBackend.swift"))
     #expect(result.output.contains("Next:"))
 
@@ -98,6 +108,8 @@ struct StripDemoTests {
     let late = run(sandbox, "strip-demo")
     #expect(late.status == 1)
     #expect(late.errors.contains("screens were generated already"))
+    // The demo's own features are not a reason to refuse, nor named as one.
+    #expect(!late.errors.contains("Shell") && !late.errors.contains("Tasks"), "\(late.errors)")
     #expect(try sandbox.snapshot() == generated)
   }
 

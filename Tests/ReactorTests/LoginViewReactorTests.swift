@@ -1,3 +1,4 @@
+import ShellFeature
 import Testing
 import TrellisCoreTesting
 import TrellisReactor

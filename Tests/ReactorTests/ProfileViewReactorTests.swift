@@ -1,3 +1,4 @@
+import ProfileFeature
 import Testing
 import TrellisCoreTesting
 import TrellisReactor

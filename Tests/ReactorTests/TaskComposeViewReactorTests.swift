@@ -1,4 +1,5 @@
 import Foundation
+import TasksFeature
 import Testing
 import TrellisCoreTesting
 import TrellisReactor

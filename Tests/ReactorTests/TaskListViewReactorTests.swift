@@ -1,3 +1,4 @@
+import TasksFeature
 import Testing
 import TrellisCoreTesting
 import TrellisReactor

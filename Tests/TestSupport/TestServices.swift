@@ -1,3 +1,6 @@
+import ProfileFeature
+import ShellFeature
+import TasksFeature
 import TrellisReactor
 import TrellisService
 

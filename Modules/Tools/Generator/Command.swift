@@ -229,7 +229,7 @@ public enum GeneratorCommand {
         lines.append("  Its state, actions and effects: \(reactor.path)")
       }
       let features = PackageManifest(source: try generator.read(Generator.manifestPath))
-        .generatedFeatures
+        .features
       if feature == nil, features.count >= groupingHintThreshold {
         lines += [
           "Tip: \(features.count) features, two targets each, are in \(Generator.manifestPath)."

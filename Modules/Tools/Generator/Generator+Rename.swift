@@ -246,7 +246,7 @@ extension Generator {
   static func renamingPackage(in manifest: String, from old: String, to new: String) -> String {
     var result = ""
     var rest = Substring(manifest)
-    if let list = manifest.range(of: "let generatedFeatures"),
+    if let list = manifest.range(of: "let features"),
       let end = manifest[list.upperBound...].range(of: "\n]")
     {
       result += manifest[..<list.lowerBound].replacingOccurrences(

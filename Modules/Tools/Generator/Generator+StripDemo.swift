@@ -18,13 +18,6 @@ extension Generator {
         "there is no demo to strip (\(Self.stripDemoFolder)/strip.map is gone: it was stripped "
           + "already); nothing was changed")
     }
-    let features = PackageManifest(source: manifest).generatedFeatures
-    guard features.isEmpty else {
-      throw GeneratorError(
-        "screens were generated already (Package.swift lists the features "
-          + features.joined(separator: ", ") + "), and they may use the demo's services: "
-          + "strip the demo first, then generate; nothing was changed")
-    }
     let project = try GeneratedName(try currentProjectName(in: manifest), kind: "project")
     let values: [String: Template.Value] = [
       "Project": .text(project.upper), "projectWord": .text(project.kebab),
@@ -33,12 +26,14 @@ extension Generator {
     var removals: [String: String] = [:]
     var removalOrder: [String] = []
     var writes: [(path: String, contents: String)] = []
+    var removedFolders: Set<String> = []
     for (number, rawLine) in try read(mapPath).components(separatedBy: "\n").enumerated() {
       let line = rawLine.trimmingCharacters(in: .whitespaces)
       guard !line.isEmpty, !line.hasPrefix("#") else { continue }
       let words = line.split(separator: " ").map(String.init)
       switch (words.first, words.count) {
       case ("remove", 2):
+        removedFolders.insert(words[1])
         for file in try filesToRemove(words[1], in: mapPath, line: number + 1)
         where removals[file] == nil {
           do {
@@ -60,6 +55,16 @@ extension Generator {
           "\(mapPath):\(number + 1): expected `remove PATH` or `write TEMPLATE PATH`, not "
             + "\"\(line)\"")
       }
+    }
+    // The demo's features are the ones the map removes; any other was generated.
+    let generated = PackageManifest(source: manifest).features.filter {
+      !removedFolders.contains("\(Self.featuresFolder)/\($0)")
+    }
+    guard generated.isEmpty else {
+      throw GeneratorError(
+        "screens were generated already (Package.swift lists the features "
+          + generated.joined(separator: ", ") + "), and they may use the demo's services: "
+          + "strip the demo first, then generate; nothing was changed")
     }
     var changes = ChangeSet()
     for (path, contents) in writes {

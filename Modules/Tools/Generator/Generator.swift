@@ -67,13 +67,13 @@ public struct Generator: Sendable {
   }
 
   /// Whether `feature`'s module is still to be made: false when `Package.swift` lists it in
-  /// `generatedFeatures`.
+  /// `features`.
   ///
   /// - Throws: ``GeneratorError`` when its folder exists but the manifest does not list it
   ///   (its files would join the new module unseen), or when a listed feature's name differs
   ///   only in case (one folder on case-insensitive file systems).
   func isNewFeature(_ feature: GeneratedName) throws(GeneratorError) -> Bool {
-    let listed = PackageManifest(source: try read(Self.manifestPath)).generatedFeatures
+    let listed = PackageManifest(source: try read(Self.manifestPath)).features
     if listed.contains(feature.upper) { return false }
     if let other = listed.first(where: { $0.lowercased() == feature.upper.lowercased() }) {
       throw GeneratorError(
@@ -83,7 +83,7 @@ public struct Generator: Sendable {
     let folder = "\(Self.featuresFolder)/\(feature.upper)"
     if fileSystem.exists(root + "/" + folder) {
       throw GeneratorError(
-        "\(folder) exists, but generatedFeatures in \(Self.manifestPath) does not list "
+        "\(folder) exists, but features in \(Self.manifestPath) does not list "
           + "\"\(feature.upper)\": add it there, or move the folder away; nothing was changed")
     }
     return true

@@ -3,7 +3,7 @@
 ///
 /// It understands the shapes SwiftPM manifests use: `.target(name:dependencies:path:)`
 /// calls (also `.executableTarget`, `.testTarget`, `.plugin`) with string dependencies, and
-/// lists built with `generatedFeatures.map { ... "\($0)..." ... }` as Trellis's manifest does
+/// lists built with `features.map { ... "\($0)..." ... }` as Trellis's manifest does
 /// for the generated feature modules. Sources of a target without a `path:` are in
 /// `Sources/<name>` (`Tests/<name>` for a test target).
 struct PackageManifest {
@@ -19,24 +19,24 @@ struct PackageManifest {
 
   /// Every target, the generated feature modules included.
   private(set) var targets: [Target] = []
-  /// The entries of `generatedFeatures`.
-  private(set) var generatedFeatures: [String] = []
+  /// The entries of `features`.
+  private(set) var features: [String] = []
 
   private let source: String
 
   /// Reads `source`, the text of a `Package.swift`.
   init(source: String) {
     self.source = Self.strippingComments(source)
-    generatedFeatures = Self.quotedStrings(in: definition(of: "generatedFeatures") ?? "")
+    features = Self.quotedStrings(in: definition(of: "features") ?? "")
     // A plugin's usage (`.plugin(name: "LayerRule")`) is not a plugin target.
     let calls = targetCalls(in: self.source).filter {
       $0.kind != "plugin" || $0.arguments.contains("capability:")
     }
     targets = calls.compactMap { target(from: $0) }
     // A list of targets built from the generated features (`] + featureTargets`).
-    for (name, body) in listDefinitions() where body.contains("generatedFeatures.map") {
+    for (name, body) in listDefinitions() where body.contains("features.map") {
       guard source.contains("+ \(name)"), body.contains(".target(") else { continue }
-      for feature in generatedFeatures {
+      for feature in features {
         let expanded = Self.substituting(feature, in: body)
         targets += targetCalls(in: expanded).compactMap { target(from: $0) }
       }
@@ -80,7 +80,7 @@ struct PackageManifest {
   // MARK: Parsing
 
   private func target(from call: (kind: String, arguments: String)) -> Target? {
-    // The template of `generatedFeatures.map { .target(name: "\($0)Feature", ...) }` is
+    // The template of `features.map { .target(name: "\($0)Feature", ...) }` is
     // expanded for each feature, not read as a target.
     guard let name = Self.stringArgument("name", in: call.arguments), !name.contains("\\(")
     else { return nil }
@@ -95,8 +95,8 @@ struct PackageManifest {
       // `[...] + featureModules`: a list defined elsewhere in the manifest.
       for identifier in list.appended {
         guard let body = definition(of: identifier) else { continue }
-        if body.contains("generatedFeatures.map") {
-          for feature in generatedFeatures {
+        if body.contains("features.map") {
+          for feature in features {
             dependencies += Self.quotedStrings(in: Self.substituting(feature, in: body))
           }
         } else {

@@ -116,11 +116,11 @@ time_link() {
 # Turns the copy into the one-module design: each generated screen's reactor and provider move
 # to `Modules/Reactor/<Name>View/` (the `TrellisReactor` module) and its view to
 # `Modules/Front/Views/<Name>View/` (the `TrellisFront` module), as before feature modules; no
-# `generatedFeatures`, and what imported `<Name>Feature` or `<Name>FeatureFront` imports the
+# `features`, and what imported `<Name>Feature` or `<Name>FeatureFront` imports the
 # layers' modules, which it already does.
 one_module() {
   local feature name
-  for feature in Modules/Features/*/; do
+  for feature in Modules/Features/Screen*/; do
     name=$(basename "$feature")
     mkdir -p "Modules/Reactor/${name}View" "Modules/Front/Views/${name}View"
     mv "$feature"Reactor/*.swift "Modules/Reactor/${name}View/"
@@ -128,7 +128,7 @@ one_module() {
     perl -ni -e 'print unless /^import (TrellisFront|Screen\d+Feature)$/' \
       "Modules/Front/Views/${name}View/"*.swift
   done
-  rm -rf Modules/Features
+  rm -rf Modules/Features/Screen*
   perl -ni -e 'print unless /^  "Screen\d+",$/' Package.swift
   perl -ni -e 'print unless /^import Screen\d+Feature(Front)?$/' App/*.swift Tests/*/*.swift
   # A view now needs its reactor's module, `TrellisReactor`.

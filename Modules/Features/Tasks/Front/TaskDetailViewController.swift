@@ -1,0 +1,87 @@
+import TasksFeature
+import TrellisFront
+import TrellisReactor
+
+/// One task in full (Enter on a task in the list, or a `trellis://tasks/<id>` link), with its
+/// buttons: mark done, rename (a title field opens), delete (after a question).
+@MainActor
+public final class TaskDetailViewController: ReactorViewController<TaskDetailViewReactor> {
+  /// Creates the screen.
+  public init(reactor: TaskDetailViewReactor) {
+    super.init(reactor: reactor, title: "Task #\(reactor.currentState.taskID)")
+  }
+
+  /// Loads the task.
+  public override func viewDidAttach() {
+    reactor.send(.load)
+  }
+
+  /// Shows alerts and toasts; closes once the task is deleted.
+  public override func handle(event: TaskDetailViewReactor.Event) {
+    switch event {
+    case .alert(let title, let message): presentAlert(title: title, message: message)
+    case .toast(let message): presentToast(message)
+    case .deleted: navigationController?.pop()
+    }
+  }
+
+  /// A title typed and not saved asks before Esc throws it away.
+  public override var unsavedChangesWarning: String? {
+    reactor.currentState.hasUnsavedTitle ? "The new title you typed will be lost." : nil
+  }
+
+  /// The task's fields and what can be done to it.
+  public override func body() -> [Element] {
+    let reactor = reactor
+    if let failure = state.failure { return [.text(failure, style: .warning)] }
+    guard let detail = state.detail else { return [.spinner("Loading the task…")] }
+    func list(_ names: [String]) -> String { names.isEmpty ? "—" : names.joined(separator: ", ") }
+    var elements: [Element] = [
+      .heading(detail.title),
+      .text("Status: \(detail.isDone ? "Done" : "Open")"),
+      .text("Project: \(detail.project)"),
+      .text("Milestone: \(detail.milestone ?? "—")"),
+      .text("Tags: \(list(detail.tags))"),
+      .text("Assignees: \(list(detail.assignees))"),
+      .spacer,
+      .list(
+        ListBox(
+          id: "attachments", title: "Attachments",
+          items: detail.attachments.map { ListItem($0.title, detail: $0.detail) },
+          emptyText: "No attachments.",
+          onSelect: { reactor.send(.openAttachment(detail.attachments[$0].id)) })),
+      .spacer,
+    ]
+    let isIdle = !state.isSaving
+    if let draft = state.titleDraft {
+      elements.append(
+        .field(
+          TextField(
+            id: "title", label: "New title", text: draft,
+            maximumLength: TaskDetailViewReactor.titleLimit.maximumLength,
+            onChange: { reactor.send(.editTitle($0)) }, onSubmit: { reactor.send(.saveTitle) })))
+      if let problem = state.titleProblem { elements.append(.text(problem, style: .warning)) }
+      elements += [
+        .button(Button("Save title", isEnabled: isIdle) { reactor.send(.saveTitle) }),
+        .button(Button("Cancel") { reactor.send(.cancelRename) }),
+      ]
+    } else if state.isConfirmingDelete {
+      elements += [
+        .text("Delete \"\(detail.title)\"? This cannot be undone.", style: .warning),
+        .button(Button("Delete task", isEnabled: isIdle) { reactor.send(.confirmDelete) }),
+        .button(Button("Keep it") { reactor.send(.cancelDelete) }),
+      ]
+    } else {
+      elements += [
+        .button(
+          Button(detail.isDone ? "Mark not done" : "Mark done", isEnabled: isIdle) {
+            reactor.send(.toggleDone)
+          }),
+        .button(Button("Rename", isEnabled: isIdle) { reactor.send(.startRename) }),
+        .button(Button("Delete", isEnabled: isIdle) { reactor.send(.delete) }),
+      ]
+    }
+    if state.isSaving { elements.append(.spinner("Saving…")) }
+    return elements
+  }
+}

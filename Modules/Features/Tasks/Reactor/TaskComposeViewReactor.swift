@@ -1,0 +1,366 @@
+import Foundation
+import TrellisCore
+import TrellisReactor
+import TrellisService
+
+/// Dooray!'s task form (seed 000), the case MVI is for:
+///
+/// - Choosing a project fetches its milestones, tags, members and permissions at once; choosing
+///   again before they arrive cancels the first fetch, so a stale answer never lands.
+/// - Attaching a file shows the indicator, uploads, appends the file and hides the indicator;
+///   on failure an alert shows and the indicator still hides.
+/// - Saving creates the task, shows a toast, and closes the form.
+/// - Offline, a save or an upload fails with an alert that says so; every field and
+///   attachment stays, and the same tap succeeds once the connection is back. A form filled in
+///   while the project's context could not be fetched can still be saved: the save fetches the
+///   context (the permission) first.
+@MainActor
+public final class TaskComposeViewReactor: ReactorProtocol {
+  /// What the user does.
+  public enum Action: Sendable, Equatable {
+    /// The form appeared: load the projects.
+    case load
+    /// Chose a project.
+    case selectProject(Int)
+    /// Typed the title.
+    case setTitle(String)
+    /// Chose a milestone (or none).
+    case selectMilestone(Int?)
+    /// Checked or unchecked a tag.
+    case toggleTag(Int)
+    /// Checked or unchecked an assignee.
+    case toggleAssignee(Int)
+    /// Typed the path of a file to attach.
+    case setAttachmentPath(String)
+    /// Tapped "Attach".
+    case attach
+    /// Removed an attachment (by its file id) from the draft.
+    case removeAttachment(Int)
+    /// Tapped "Save".
+    case save
+  }
+
+  /// State changes.
+  public enum Mutation: Sendable, Equatable {
+    /// The projects arrived.
+    case setProjects([Project])
+    /// The project chosen (clears what belonged to the previous one).
+    case setProject(Int)
+    /// Its context arrived.
+    case setContext(ProjectContext)
+    /// The context fetch started or ended.
+    case setLoadingContext(Bool)
+    /// The title changed.
+    case setTitle(String)
+    /// The milestone changed.
+    case setMilestone(Int?)
+    /// A tag was toggled.
+    case toggleTag(Int)
+    /// An assignee was toggled.
+    case toggleAssignee(Int)
+    /// The attachment path changed.
+    case setAttachmentPath(String)
+    /// The upload indicator (seed 000's `setIndicator`).
+    case setUploading(Bool)
+    /// A file was uploaded (seed 000's `appendUploadedFiles`).
+    case appendAttachment(Attachment)
+    /// An attachment was taken off the draft.
+    case removeAttachment(Int)
+    /// Saving started or ended.
+    case setSaving(Bool)
+    /// What is wrong with each field a save was refused for (by the server's field names).
+    case setFieldProblems([String: String])
+  }
+
+  /// One-shot outputs.
+  public enum Event: Sendable, Equatable {
+    /// Show an alert.
+    case alert(title: String, message: String)
+    /// Show a toast.
+    case toast(String)
+    /// The task was created in the project `projectID`: close the form.
+    case saved(projectID: Int)
+  }
+
+  /// What the form shows.
+  public struct State: Sendable, Equatable {
+    /// The user's projects.
+    public var projects: [Choice] = []
+    /// The chosen project.
+    public var projectID: Int?
+    /// The chosen project's milestones (empty until its context arrives).
+    public var milestones: [Choice] = []
+    /// The chosen project's tags.
+    public var tags: [Choice] = []
+    /// The chosen project's members, who can be assigned.
+    public var members: [Choice] = []
+    /// Whether the chosen project's context has arrived.
+    public var hasContext = false
+    /// Whether the user may create tasks in the chosen project.
+    public var mayCreate = false
+    /// Whether the context is being fetched.
+    public var isLoadingContext = false
+    /// The title.
+    public var title = ""
+    /// The chosen milestone.
+    public var milestoneID: Int?
+    /// The checked tags.
+    public var tagIDs: [Int] = []
+    /// The checked assignees.
+    public var assigneeIDs: [Int] = []
+    /// The path typed for the next attachment.
+    public var attachmentPath = ""
+    /// The uploaded attachments.
+    public var attachments: [Choice] = []
+    /// Whether an upload is in flight.
+    public var isUploading = false
+    /// Whether the task is being saved.
+    public var isSaving = false
+    /// What is wrong with each field the last save was refused for, by field name (`title`,
+    /// `milestoneID`, `tagIDs`, `assigneeIDs`, `attachmentIDs`); a field's entry goes when it
+    /// is edited.
+    public var fieldProblems: [String: String] = [:]
+
+    /// Whether "Save" can be tapped: a project is chosen that the user may create tasks in (or
+    /// whose context could not be fetched, offline: saving fetches it first), the title is not
+    /// blank, and nothing is in flight.
+    public var canSave: Bool {
+      projectID != nil && (mayCreate || !hasContext)
+        && !title.trimmingCharacters(in: .whitespaces).isEmpty && !isSaving
+        && !isUploading && !isLoadingContext
+    }
+
+    /// Whether the form holds anything the user entered (a title, a choice, a path, an
+    /// attachment): closing it would lose that, so the screen asks first. The project alone is
+    /// not input: it is chosen for the user when there is one.
+    public var hasUnsavedInput: Bool {
+      !title.trimmingCharacters(in: .whitespaces).isEmpty || milestoneID != nil
+        || !tagIDs.isEmpty || !assigneeIDs.isEmpty
+        || !attachmentPath.trimmingCharacters(in: .whitespaces).isEmpty || !attachments.isEmpty
+    }
+
+    /// The state before anything happened.
+    public init() {}
+  }
+
+  /// An empty form.
+  public let initialState = State()
+  /// The runtime.
+  public let runtime = ReactorRuntime<TaskComposeViewReactor>()
+  /// The project to choose once the projects arrive (the list's, when opened from it).
+  private let preselectedProjectID: Int?
+  private let services: any TaskComposeViewServiceProvider
+
+  /// The identity of the context fetch: a newer project choice cancels the one in flight.
+  enum ContextFetch: Hashable, Sendable { case id }
+
+  /// Creates the reactor.
+  public init(serviceProvider: any TaskComposeViewServiceProvider, projectID: Int? = nil) {
+    services = serviceProvider
+    preselectedProjectID = projectID
+  }
+
+  /// Turns each action into its effect.
+  public func mutate(action: Action) -> Effect {
+    let taskService = services.taskService
+    switch action {
+    case .load:
+      let preselected = preselectedProjectID
+      return .run { [weak self] send in
+        let projects = try await taskService.projects(forceRefresh: false)
+        send(.setProjects(projects))
+        // Opened from a project's task list (or a link): that project, once the user's
+        // projects confirm it; one that is not among them is said, not ignored.
+        guard let preselected, self?.currentState.projectID == nil else { return }
+        if projects.contains(where: { $0.id == preselected }) {
+          send.action(.selectProject(preselected))
+        } else {
+          send.event(
+            .alert(
+              title: "No such project",
+              message:
+                "Project \(preselected) is not one of your projects: choose one from the list."))
+        }
+      }
+      .catch { error in
+        .event(.alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
+      }
+    case .selectProject(let projectID):
+      return .concat(
+        .just(.setProject(projectID)),
+        .just(.setLoadingContext(true)),
+        .task { .setContext(try await taskService.projectContext(projectID: projectID)) },
+        .just(.setLoadingContext(false))
+      )
+      .catch { error in
+        .concat(
+          .event(
+            .alert(title: "Could not load the project", message: ErrorMessage.text(for: error))),
+          .just(.setLoadingContext(false)))
+      }
+      .cancellable(id: ContextFetch.id, cancelInFlight: true)
+    case .setTitle(let title): return .just(.setTitle(title))
+    case .selectMilestone(let milestoneID): return .just(.setMilestone(milestoneID))
+    case .toggleTag(let tagID): return .just(.toggleTag(tagID))
+    case .toggleAssignee(let userID): return .just(.toggleAssignee(userID))
+    case .setAttachmentPath(let path): return .just(.setAttachmentPath(path))
+    case .attach:
+      return attach(path: currentState.attachmentPath)
+    case .removeAttachment(let fileID):
+      // Taken off this task only: the uploaded file stays, and can be attached again.
+      guard let file = currentState.attachments.first(where: { $0.id == fileID }) else {
+        return .none
+      }
+      return .concat(
+        .just(.removeAttachment(fileID)), .event(.toast("Removed \(file.title) from the task")))
+    case .save:
+      let state = currentState
+      guard state.canSave, let projectID = state.projectID else { return .none }
+      let draft = TaskDraft(
+        projectID: projectID, title: state.title, milestoneID: state.milestoneID,
+        tagIDs: state.tagIDs, assigneeIDs: state.assigneeIDs,
+        attachmentIDs: state.attachments.map(\.id))
+      if let problem = Self.titleLimit.problem(with: state.title) {
+        return .concat(
+          .just(.setFieldProblems(["title": problem])),
+          .event(.alert(title: "Could not save the task", message: problem)))
+      }
+      let needsContext = !state.hasContext
+      return .concat(
+        .just(.setSaving(true)),
+        .run { send in
+          // The project's context failed to arrive (the form was filled in offline): fetch it
+          // now, so the permission is known before the task is sent.
+          if needsContext {
+            let context = try await taskService.projectContext(projectID: projectID)
+            send(.setContext(context))
+            guard context.permissions.canCreateTasks else {
+              send.event(
+                .alert(
+                  title: "Could not save the task",
+                  message: "You cannot create tasks in this project."))
+              return
+            }
+          }
+          let task = try await taskService.createTask(draft)
+          send.event(.toast("Task created: \(task.title)"))
+          send.event(.saved(projectID: task.projectID))
+        },
+        .just(.setSaving(false))
+      )
+      .catch { error in
+        let alert = Effect.event(
+          Self.alert(
+            title: "Could not save the task", for: error, offline: "The task was not saved."))
+        // The fields a server's refusal names are marked (a state change only if there are).
+        let problems = (error as? ServiceError)?.fields ?? [:]
+        return .concat(
+          problems.isEmpty ? .none : .just(.setFieldProblems(problems)), alert,
+          .just(.setSaving(false)))
+      }
+    }
+  }
+
+  /// Seed 000's upload: indicator on, upload, append, indicator off; on error an alert and the
+  /// indicator off.
+  private func attach(path: String) -> Effect {
+    let trimmed = path.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, !currentState.isUploading else { return .none }
+    let fileService = services.fileService
+    let url = URL(fileURLWithPath: (trimmed as NSString).expandingTildeInPath)
+    return .concat(
+      .just(.setUploading(true)),
+      .task { .appendAttachment(try await fileService.upload(fileAt: url, progress: nil)) },
+      .just(.setUploading(false))
+    )
+    .catch { error in
+      .concat(
+        .event(
+          Self.alert(
+            title: "Upload failed", for: error, offline: "The file was not uploaded.",
+            retry: "attach it again")),
+        .just(.setUploading(false)))
+    }
+  }
+
+  /// The longest title a task may have (the view's field and the save both use it).
+  public static let titleLimit = FieldLimit("Title", maximumLength: 120)
+
+  /// The form's fields as the user knows them, by the names the server uses.
+  public static let fieldLabels = [
+    "title": "Title", "milestoneID": "Milestone", "tagIDs": "Tags", "assigneeIDs": "Assignees",
+    "attachmentIDs": "Attachments",
+  ]
+
+  /// The alert for a failed save or upload: offline, it says so and that the draft is kept.
+  private static func alert(
+    title: String, for error: any Error, offline: String, retry: String = "save again"
+  ) -> Event {
+    guard ErrorMessage.isOffline(error) else {
+      return .alert(title: title, message: ErrorMessage.text(for: error, labels: fieldLabels))
+    }
+    let alert = ErrorMessage.offlineAlert(offline, retry: retry)
+    return .alert(title: alert.title, message: alert.message)
+  }
+
+  /// Applies a mutation.
+  public func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setProjects(let projects):
+      state.projects = projects.map { Choice(id: $0.id, title: $0.name, detail: $0.key) }
+    case .setProject(let projectID):
+      guard state.projectID != projectID else { break }
+      state.projectID = projectID
+      state.milestones = []
+      state.tags = []
+      state.members = []
+      state.hasContext = false
+      state.mayCreate = false
+      state.milestoneID = nil
+      state.tagIDs = []
+      state.assigneeIDs = []
+    case .setContext(let context):
+      guard context.projectID == state.projectID else { break }
+      state.milestones = context.milestones.map { Choice(id: $0.id, title: $0.name) }
+      state.tags = context.tags.map { Choice(id: $0.id, title: $0.name) }
+      state.members = context.members.map {
+        Choice(id: $0.id, title: $0.displayName, detail: $0.role)
+      }
+      state.mayCreate = context.permissions.canCreateTasks
+      state.hasContext = true
+    case .setLoadingContext(let isLoading): state.isLoadingContext = isLoading
+    case .setTitle(let title):
+      state.title = title
+      state.fieldProblems["title"] = nil
+    case .setMilestone(let milestoneID):
+      state.milestoneID = milestoneID
+      state.fieldProblems["milestoneID"] = nil
+    case .toggleTag(let tagID):
+      state.tagIDs.toggle(tagID)
+      state.fieldProblems["tagIDs"] = nil
+    case .toggleAssignee(let userID):
+      state.assigneeIDs.toggle(userID)
+      state.fieldProblems["assigneeIDs"] = nil
+    case .setAttachmentPath(let path): state.attachmentPath = path
+    case .setUploading(let isUploading): state.isUploading = isUploading
+    case .appendAttachment(let attachment):
+      state.attachments.append(
+        Choice(id: attachment.id, title: attachment.name, detail: "\(attachment.size) bytes"))
+      state.attachmentPath = ""
+    case .removeAttachment(let fileID):
+      state.attachments.removeAll { $0.id == fileID }
+      state.fieldProblems["attachmentIDs"] = nil
+    case .setSaving(let isSaving): state.isSaving = isSaving
+    case .setFieldProblems(let problems): state.fieldProblems = problems
+    }
+    return state
+  }
+}
+
+extension Array where Element: Equatable {
+  /// Removes `element` if present, else appends it.
+  fileprivate mutating func toggle(_ element: Element) {
+    if let index = firstIndex(of: element) { remove(at: index) } else { append(element) }
+  }
+}

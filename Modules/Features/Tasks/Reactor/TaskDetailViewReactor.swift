@@ -1,0 +1,313 @@
+import TrellisCore
+import TrellisReactor
+import TrellisService
+
+/// One task in full: its title, done or not, project, milestone, tags, assignees and
+/// attachments, with the project's names for them; and what the user can do to it: mark it done
+/// (or not), rename it, delete it (after confirming). Opened from the task list or by a link
+/// (`trellis://tasks/<id>`).
+///
+/// Changes are optimistic: the screen (and, through ``TaskService/changes``, the task list)
+/// shows a change at once, and shows it undone, with an alert saying why, when the server
+/// refuses it (a viewer cannot change tasks) or cannot be reached. A title being typed is never
+/// lost: a rename that fails keeps the field open with the text in it.
+@MainActor
+public final class TaskDetailViewReactor: ReactorProtocol {
+  /// What happens to the screen.
+  public enum Action: Sendable, Equatable {
+    /// The screen appeared: load the task.
+    case load
+    /// Chose an attachment (by its file id): the screen says what it is.
+    case openAttachment(Int)
+    /// Tapped "Mark done" or "Mark not done".
+    case toggleDone
+    /// Tapped "Rename": the title field opens with the title in it.
+    case startRename
+    /// Typed in the title field: its whole text.
+    case editTitle(String)
+    /// Tapped "Save title".
+    case saveTitle
+    /// Tapped "Cancel" beside the title field: closes it.
+    case cancelRename
+    /// Tapped "Delete": the screen asks first.
+    case delete
+    /// Confirmed the deletion.
+    case confirmDelete
+    /// Kept the task after all.
+    case cancelDelete
+  }
+
+  /// State changes.
+  public enum Mutation: Sendable, Equatable {
+    /// Loading started or ended.
+    case setLoading(Bool)
+    /// The task arrived, with its project's names.
+    case setLoaded(TaskItem, TaskDetail)
+    /// The task as it now is (changed optimistically, as saved, or as it was again).
+    case setTask(TaskItem)
+    /// The task could not be loaded.
+    case setFailure(String)
+    /// The title field's text; `nil` closes the field.
+    case setTitleDraft(String?)
+    /// What is wrong with the title typed, or `nil`.
+    case setTitleProblem(String?)
+    /// Whether the deletion question shows.
+    case setConfirmingDelete(Bool)
+    /// Whether a change is being sent.
+    case setSaving(Bool)
+  }
+
+  /// One-shot outputs.
+  public enum Event: Sendable, Equatable {
+    /// Show an alert.
+    case alert(title: String, message: String)
+    /// Show a toast.
+    case toast(String)
+    /// The task was deleted: close the screen.
+    case deleted
+  }
+
+  /// A task as the screen shows it.
+  public struct TaskDetail: Sendable, Equatable {
+    /// Its title.
+    public var title: String
+    /// Whether it is done.
+    public var isDone: Bool
+    /// Its project's name.
+    public var project: String
+    /// Its milestone's name, if it has one.
+    public var milestone: String?
+    /// Its tags' names.
+    public var tags: [String]
+    /// Its assignees' names.
+    public var assignees: [String]
+    /// Its files: name, then size and type (`12 bytes · image/png`).
+    public var attachments: [Choice]
+
+    /// Creates a detail.
+    public init(
+      title: String, isDone: Bool = false, project: String, milestone: String? = nil,
+      tags: [String] = [], assignees: [String] = [], attachments: [Choice] = []
+    ) {
+      self.title = title
+      self.isDone = isDone
+      self.project = project
+      self.milestone = milestone
+      self.tags = tags
+      self.assignees = assignees
+      self.attachments = attachments
+    }
+  }
+
+  /// What the screen shows.
+  public struct State: Sendable, Equatable {
+    /// The task's id.
+    public var taskID: Int
+    /// The task, once loaded.
+    public var detail: TaskDetail?
+    /// The task as the service knows it (what a change starts from).
+    public var task: TaskItem?
+    /// Whether it is loading.
+    public var isLoading = false
+    /// Why it could not be loaded.
+    public var failure: String?
+    /// The title being typed, while the title field is open.
+    public var titleDraft: String?
+    /// What is wrong with the title typed.
+    public var titleProblem: String?
+    /// Whether the screen asks to confirm the deletion.
+    public var isConfirmingDelete = false
+    /// Whether a change is being sent (the buttons wait).
+    public var isSaving = false
+
+    /// Whether a title was typed that is not saved.
+    public var hasUnsavedTitle: Bool {
+      guard let titleDraft, let task else { return false }
+      return titleDraft != task.title
+    }
+
+    /// The state before anything happened.
+    public init(taskID: Int) {
+      self.taskID = taskID
+    }
+  }
+
+  /// The longest title, as the task form and the server take it.
+  public static let titleLimit = FieldLimit("Title", maximumLength: 120)
+
+  /// Nothing loaded.
+  public let initialState: State
+  /// The runtime.
+  public let runtime = ReactorRuntime<TaskDetailViewReactor>()
+  private let services: any TaskDetailViewServiceProvider
+
+  /// Creates the reactor for the task `taskID`.
+  public init(serviceProvider: any TaskDetailViewServiceProvider, taskID: Int) {
+    services = serviceProvider
+    initialState = State(taskID: taskID)
+  }
+
+  /// Loads the task; changes it.
+  public func mutate(action: Action) -> Effect {
+    let taskService = services.taskService
+    let state = currentState
+    switch action {
+    case .load:
+      let taskID = state.taskID
+      return .concat(
+        .just(.setLoading(true)),
+        .task {
+          let (task, detail) = try await Self.detail(of: taskID, from: taskService)
+          return .setLoaded(task, detail)
+        },
+        .just(.setLoading(false))
+      )
+      .catch { error in
+        .concat(.just(.setFailure(ErrorMessage.text(for: error))), .just(.setLoading(false)))
+      }
+    case .openAttachment(let fileID):
+      // A terminal cannot show the file: it says what it is.
+      guard let file = state.detail?.attachments.first(where: { $0.id == fileID }) else {
+        return .none
+      }
+      return .event(.alert(title: file.title, message: "\(file.detail) (file \(file.id))."))
+    case .toggleDone:
+      guard let task = state.task, !state.isSaving else { return .none }
+      let isDone = !task.isDone
+      var changed = task
+      changed.isDone = isDone
+      return change(
+        task, to: changed, failureTitle: isDone ? "Not marked done" : "Not reopened",
+        offline: "The task was not changed."
+      ) {
+        .setTask(try await taskService.updateTask(task, title: nil, isDone: isDone))
+      }
+    case .startRename:
+      guard let task = state.task, state.titleDraft == nil else { return .none }
+      return .just(.setTitleDraft(task.title))
+    case .editTitle(let text):
+      guard state.titleDraft != nil else { return .none }
+      return .mutations(.setTitleDraft(text), .setTitleProblem(nil))
+    case .cancelRename:
+      return .mutations(.setTitleDraft(nil), .setTitleProblem(nil))
+    case .saveTitle:
+      guard let task = state.task, let draft = state.titleDraft, !state.isSaving else {
+        return .none
+      }
+      if let problem = Self.titleLimit.problem(with: draft) {
+        return .just(.setTitleProblem(problem))
+      }
+      var changed = task
+      changed.title = draft.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !changed.title.isEmpty else { return .just(.setTitleProblem("Title is required.")) }
+      guard changed.title != task.title else { return .just(.setTitleDraft(nil)) }
+      return change(
+        task, to: changed, failureTitle: "Not renamed", offline: "The new title was not saved.",
+        then: .concat(.just(.setTitleDraft(nil)), .event(.toast("Renamed")))
+      ) {
+        .setTask(try await taskService.updateTask(task, title: changed.title, isDone: nil))
+      }
+    case .delete:
+      guard state.task != nil, !state.isSaving else { return .none }
+      return .just(.setConfirmingDelete(true))
+    case .cancelDelete:
+      return .just(.setConfirmingDelete(false))
+    case .confirmDelete:
+      guard let task = state.task, state.isConfirmingDelete, !state.isSaving else { return .none }
+      return .concat(
+        .just(.setConfirmingDelete(false)),
+        .just(.setSaving(true)),
+        .run { _ in try await taskService.deleteTask(task) },
+        .just(.setSaving(false)),
+        .event(.toast("Deleted \"\(task.title)\"")),
+        .event(.deleted)
+      )
+      .catch { error in
+        .concat(
+          .just(.setSaving(false)),
+          Self.alert(for: error, title: "Not deleted", offline: "The task was not deleted."))
+      }
+    }
+  }
+
+  /// Shows `changed` at once and sends it with `request`, then performs `success`; shows
+  /// `task` again, with an alert, if the request fails.
+  private func change(
+    _ task: TaskItem, to changed: TaskItem, failureTitle: String, offline: String,
+    then success: Effect = .none, request: @escaping @MainActor () async throws -> Mutation
+  ) -> Effect {
+    .concat(
+      .just(.setTask(changed)),
+      .just(.setSaving(true)),
+      .task(request),
+      success,
+      .just(.setSaving(false))
+    )
+    .catch { error in
+      .concat(
+        .just(.setTask(task)),
+        .just(.setSaving(false)),
+        Self.fieldProblem(in: error),
+        Self.alert(for: error, title: failureTitle, offline: offline))
+    }
+  }
+
+  /// The title's problem when the server refused the title itself.
+  private static func fieldProblem(in error: any Error) -> Effect {
+    guard let problem = (error as? ServiceError)?.fields["title"] else { return .none }
+    return .just(.setTitleProblem("Title: \(problem)."))
+  }
+
+  /// The alert for a change that failed: offline, it says nothing was lost.
+  private static func alert(for error: any Error, title: String, offline: String) -> Effect {
+    guard !ErrorMessage.isOffline(error) else {
+      let alert = ErrorMessage.offlineAlert(offline, retry: "try again")
+      return .event(.alert(title: alert.title, message: alert.message))
+    }
+    return .event(.alert(title: title, message: ErrorMessage.text(for: error)))
+  }
+
+  /// The task with the names of its project, milestone, tags and assignees.
+  static func detail(of taskID: Int, from taskService: any TaskService) async throws(ServiceError)
+    -> (TaskItem, TaskDetail)
+  {
+    let task = try await taskService.task(id: taskID)
+    let projects = try await taskService.projects(forceRefresh: false)
+    let context = try await taskService.projectContext(projectID: task.projectID)
+    let tags = Dictionary(context.tags.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    let members = Dictionary(
+      context.members.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+    let detail = TaskDetail(
+      title: task.title, isDone: task.isDone,
+      project: projects.first { $0.id == task.projectID }?.name ?? "Project \(task.projectID)",
+      milestone: task.milestoneID.flatMap { id in context.milestones.first { $0.id == id }?.name },
+      tags: task.tagIDs.map { tags[$0] ?? "#\($0)" },
+      assignees: task.assigneeIDs.map { members[$0] ?? "User \($0)" },
+      attachments: task.attachments.map {
+        Choice(id: $0.id, title: $0.name, detail: "\($0.size) bytes · \($0.contentType)")
+      })
+    return (task, detail)
+  }
+
+  /// Applies a mutation.
+  public func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setLoading(let isLoading): state.isLoading = isLoading
+    case .setLoaded(let task, let detail):
+      state.task = task
+      state.detail = detail
+      state.failure = nil
+    case .setTask(let task):
+      state.task = task
+      state.detail?.title = task.title
+      state.detail?.isDone = task.isDone
+    case .setFailure(let message): state.failure = message
+    case .setTitleDraft(let draft): state.titleDraft = draft
+    case .setTitleProblem(let problem): state.titleProblem = problem
+    case .setConfirmingDelete(let isConfirming): state.isConfirmingDelete = isConfirming
+    case .setSaving(let isSaving): state.isSaving = isSaving
+    }
+    return state
+  }
+}

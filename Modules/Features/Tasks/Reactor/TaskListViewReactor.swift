@@ -1,0 +1,340 @@
+import Foundation
+import TrellisCore
+import TrellisReactor
+import TrellisService
+
+/// A project's tasks, searched as the user types and loaded a page at a time; a task created,
+/// changed or deleted elsewhere (a server event) refreshes the list, and one changed or deleted
+/// in this app (``TaskService/changes``) changes its row at once, before the server answers.
+///
+/// - **Search**: each keystroke sets ``State/query`` at once; the search runs ``searchDelay``
+///   after the last one (a debounce, on the injected clock), and the latest query wins: a new
+///   search cancels the one in flight, and an answer for another query than the one typed is
+///   dropped. An empty query shows the whole list at once.
+/// - **Pages**: ``Action/loadMore`` (the view sends it when the cursor reaches the last row,
+///   and from its "Load more" button) loads the page after the last one shown, never twice at
+///   once, and not while a search is pending; a refresh reloads as many tasks as were shown (up
+///   to ``refreshPageLimit`` pages), so the user keeps their place.
+/// - **Offline** is a state, not an error: a load that cannot reach the server keeps the list as
+///   it was, marked as not current (``State/staleNotice``), and the list reloads by itself when
+///   the connection is live again.
+@MainActor
+public final class TaskListViewReactor: ReactorProtocol {
+  /// What happens to the list.
+  public enum Action: Sendable, Equatable {
+    /// The screen appeared: load the projects and the first project's tasks.
+    case load
+    /// Chose a project.
+    case selectProject(Int)
+    /// Tapped "Refresh".
+    case refresh
+    /// Typed in the search field: its whole text.
+    case search(String)
+    /// Reached the end of the list, or tapped "Load more".
+    case loadMore
+    /// A task was created in this project (from this list's "New task"): show the project,
+    /// its tasks loaded afresh.
+    case showCreatedTask(projectID: Int)
+    /// The server announced an event (merged from the connection service).
+    case serverEvent(ServerEvent)
+    /// This app changed a task (merged from the task service), or the server answered it.
+    case taskChanged(TaskChange)
+    /// The connection to the server changed (merged from the connection service).
+    case connectionChanged(ConnectionState)
+  }
+
+  /// State changes.
+  public enum Mutation: Sendable, Equatable {
+    /// The projects arrived.
+    case setProjects([Project])
+    /// The project shown.
+    case setProject(Int)
+    /// The search as typed.
+    case setQuery(String)
+    /// The first pages for `query` arrived: they replace the rows (unless another query was
+    /// typed meanwhile).
+    case setTasks(TaskPage, query: String)
+    /// The page after `cursor` for `query` arrived: appended, unless the list changed since.
+    case appendPage(TaskPage, after: String, query: String)
+    /// Loading the first page started or ended.
+    case setLoading(Bool)
+    /// Loading the next page started or ended.
+    case setLoadingMore(Bool)
+    /// The list could not be loaded now (offline): why, or `nil` once it is current again.
+    case setStale(String?)
+    /// A task changed in this app: its row changes, goes or comes back.
+    case apply(TaskChange)
+  }
+
+  /// One-shot outputs: alerts and toasts, which the screen shows by itself.
+  public typealias Event = ScreenEvent
+
+  /// What the list shows.
+  public struct State: Sendable, Equatable {
+    /// The user's projects.
+    public var projects: [Choice] = []
+    /// The project shown.
+    public var projectID: Int?
+    /// The search field's text.
+    public var query = ""
+    /// The tasks loaded so far, newest first.
+    public var tasks: [Choice] = []
+    /// Where the next page starts; `nil` when every task is shown.
+    public var nextCursor: String?
+    /// Whether the first page is loading.
+    public var isLoading = false
+    /// Whether the next page is loading.
+    public var isLoadingMore = false
+    /// Set when the last load could not reach the server: the tasks shown (if any) are as
+    /// last loaded, and they reload when the connection is back.
+    public var staleNotice: String?
+
+    /// Whether more tasks than those shown match.
+    public var hasMore: Bool { nextCursor != nil }
+
+    /// What the list says when it has no rows.
+    public var emptyText: String {
+      if isLoading { return "Loading…" }
+      let search = query.trimmingCharacters(in: .whitespacesAndNewlines)
+      return search.isEmpty ? "No tasks yet." : "No task matches \"\(search)\"."
+    }
+
+    /// The state before anything happened.
+    public init() {}
+  }
+
+  /// How long the search waits after a keystroke, so one search runs per pause in typing.
+  public static let searchDelay: Duration = .milliseconds(300)
+  /// The longest search the server takes.
+  public static let queryLimit = FieldLimit("Search", maximumLength: 100)
+  /// The most pages a refresh reloads to keep the user's place (a bound on its requests).
+  public static let refreshPageLimit = 10
+
+  /// Nothing loaded.
+  public let initialState = State()
+  /// The runtime.
+  public let runtime = ReactorRuntime<TaskListViewReactor>()
+  private let services: any TaskListViewServiceProvider
+  private let clock: any Clock<Duration>
+
+  /// The identity of the first-page load: a new search, project or refresh replaces it.
+  enum TaskLoad: Hashable, Sendable { case id }
+  /// The identity of the next-page load: cancelled when the list is loaded afresh.
+  enum PageLoad: Hashable, Sendable { case id }
+
+  /// Creates the reactor; `clock` times the search's debounce (a test clock in tests).
+  public init(
+    serviceProvider: any TaskListViewServiceProvider,
+    clock: any Clock<Duration> = ContinuousClock()
+  ) {
+    services = serviceProvider
+    self.clock = clock
+  }
+
+  /// Server events, this app's task changes and connection changes come in as actions.
+  public func transform(action: ReactorStream<Action>) -> ReactorStream<Action> {
+    action
+      .merge(services.connectionService.events.events) { .serverEvent($0) }
+      .merge(services.taskService.changes.events) { .taskChanged($0) }
+      .merge(services.connectionService.state.changes) { .connectionChanged($0) }
+  }
+
+  /// Loads projects, pages and searches; applies changes.
+  public func mutate(action: Action) -> Effect {
+    let taskService = services.taskService
+    let state = currentState
+    switch action {
+    case .load:
+      return .concat(
+        .just(.setLoading(true)),
+        .run { [weak self] send in
+          let projects = try await taskService.projects(forceRefresh: false)
+          send(.setProjects(projects))
+          if let first = projects.first, self?.currentState.projectID == nil {
+            // Still loading: the first project's tasks end it (no "No tasks yet." meanwhile).
+            send.action(.selectProject(first.id))
+          } else {
+            send(.setLoading(false))
+          }
+        }
+      )
+      .catch { error in Self.failure(error) }
+    case .selectProject(let projectID):
+      return .concat(.just(.setProject(projectID)), loadTasks(projectID, forceRefresh: false))
+    case .refresh:
+      guard let projectID = state.projectID else { return .none }
+      return loadTasks(projectID, forceRefresh: true, keeping: state.tasks.count)
+    case .search(let text):
+      let changesResults = Self.searchText(text) != Self.searchText(state.query)
+      guard changesResults, let projectID = state.projectID else { return .just(.setQuery(text)) }
+      // Typing more waits for a pause; clearing the field shows the list at once.
+      let delay = Self.searchText(text).isEmpty ? Duration.zero : Self.searchDelay
+      return .concat(
+        .just(.setQuery(text)),
+        loadTasks(projectID, matching: text, forceRefresh: false, after: delay))
+    case .loadMore:
+      guard let projectID = state.projectID, let cursor = state.nextCursor, !state.isLoading,
+        !state.isLoadingMore
+      else { return .none }
+      return loadPage(projectID, after: cursor, query: Self.searchText(state.query))
+    case .showCreatedTask(let projectID):
+      return .concat(.just(.setProject(projectID)), loadTasks(projectID, forceRefresh: true))
+    case .serverEvent(.taskCreated(let task)), .serverEvent(.taskUpdated(let task)),
+      .serverEvent(.taskDeleted(let task)):
+      // Created, changed or deleted elsewhere: the list shown is reloaded from the server.
+      guard task.projectID == state.projectID else { return .none }
+      return loadTasks(task.projectID, forceRefresh: true, keeping: state.tasks.count)
+    case .serverEvent(.sessionRevoked):
+      return .none
+    case .taskChanged(let change):
+      return .just(.apply(change))
+    case .connectionChanged(.online):
+      // Live again: a list that could not be loaded while offline loads now.
+      guard state.staleNotice != nil, !state.isLoading else { return .none }
+      guard let projectID = state.projectID else { return mutate(action: .load) }
+      return loadTasks(projectID, forceRefresh: true, keeping: state.tasks.count)
+    case .connectionChanged:
+      return .none
+    }
+  }
+
+  /// What a search looks for: the text without surrounding spaces.
+  static func searchText(_ text: String) -> String {
+    text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Loads the first page for `text` (by default the query as typed) after `delay`, replacing
+  /// the load in flight; a refresh loads pages until it has at least `count` tasks, so the
+  /// user keeps their place.
+  private func loadTasks(
+    _ projectID: Int, matching text: String? = nil, forceRefresh: Bool, keeping count: Int = 0,
+    after delay: Duration = .zero
+  ) -> Effect {
+    let taskService = services.taskService
+    let clock = clock
+    let query = Self.searchText(text ?? currentState.query)
+    // A next page in flight would continue the list this load replaces.
+    let stopsPageLoad: Effect =
+      currentState.isLoadingMore
+      ? .concat(.cancel(id: PageLoad.id), .just(.setLoadingMore(false))) : .none
+    return .concat(
+      stopsPageLoad,
+      .run { send in
+        if delay > .zero { try await clock.sleep(for: delay) }
+        send(.setLoading(true))
+        var page = try await taskService.tasks(
+          projectID: projectID, matching: query, after: nil, forceRefresh: forceRefresh)
+        var tasks = page.tasks
+        var pages = 1
+        while tasks.count < count, let cursor = page.nextCursor, pages < Self.refreshPageLimit {
+          page = try await taskService.tasks(
+            projectID: projectID, matching: query, after: cursor, forceRefresh: forceRefresh)
+          tasks += page.tasks
+          pages += 1
+        }
+        send(.setTasks(TaskPage(tasks: tasks, nextCursor: page.nextCursor), query: query))
+        send(.setLoading(false))
+      }
+      .catch { error in Self.failure(error) }
+      .cancellable(id: TaskLoad.id, cancelInFlight: true)
+    )
+  }
+
+  /// Loads the page after `cursor`.
+  private func loadPage(_ projectID: Int, after cursor: String, query: String) -> Effect {
+    let taskService = services.taskService
+    return .concat(
+      .just(.setLoadingMore(true)),
+      .task {
+        .appendPage(
+          try await taskService.tasks(
+            projectID: projectID, matching: query, after: cursor, forceRefresh: false),
+          after: cursor, query: query)
+      },
+      .just(.setLoadingMore(false))
+    )
+    .catch { error in
+      let message =
+        ErrorMessage.isOffline(error)
+        ? "Offline: no more tasks can be loaded until the connection is back."
+        : ErrorMessage.text(for: error)
+      return .concat(
+        .event(.alert(title: "Could not load more tasks", message: message)),
+        .just(.setLoadingMore(false)))
+    }
+    .cancellable(id: PageLoad.id)
+  }
+
+  /// Offline, the list stays as it is, marked as not current; other failures are alerts.
+  private static func failure(_ error: any Error) -> Effect {
+    guard !ErrorMessage.isOffline(error) else {
+      return .concat(
+        .just(
+          .setStale(
+            "Offline: showing the tasks as last loaded. They reload when the connection is back.")),
+        .just(.setLoading(false)))
+    }
+    return .concat(
+      .event(.alert(title: "Could not load tasks", message: ErrorMessage.text(for: error))),
+      .just(.setLoading(false)))
+  }
+
+  /// A task as the list shows it.
+  static func row(_ task: TaskItem) -> Choice {
+    var details = ["#\(task.id)"]
+    if task.isDone { details.append("done") }
+    if !task.attachments.isEmpty {
+      details.append(
+        "\(task.attachments.count) attachment\(task.attachments.count == 1 ? "" : "s")")
+    }
+    return Choice(id: task.id, title: task.title, detail: details.joined(separator: " · "))
+  }
+
+  /// Applies a mutation.
+  public func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setProjects(let projects):
+      state.projects = projects.map { Choice(id: $0.id, title: $0.name, detail: $0.key) }
+    case .setProject(let projectID):
+      if state.projectID != projectID {
+        state.tasks = []
+        state.nextCursor = nil
+      }
+      state.projectID = projectID
+    case .setQuery(let query):
+      // A search that will change the rows ends the list's paging: no page of the old list
+      // (or of the new query after the old list's cursor) is loaded before its answer.
+      if Self.searchText(query) != Self.searchText(state.query) { state.nextCursor = nil }
+      state.query = query
+    case .setTasks(let page, let query):
+      // An answer for a search the user has typed past never lands.
+      guard query == Self.searchText(state.query) else { break }
+      state.tasks = page.tasks.map(Self.row)
+      state.nextCursor = page.nextCursor
+      state.staleNotice = nil
+    case .appendPage(let page, let cursor, let query):
+      // Only onto the list it continues (not one reloaded or searched since).
+      guard query == Self.searchText(state.query), cursor == state.nextCursor else { break }
+      let shown = Set(state.tasks.map(\.id))
+      state.tasks += page.tasks.filter { !shown.contains($0.id) }.map(Self.row)
+      state.nextCursor = page.nextCursor
+    case .setLoading(let isLoading): state.isLoading = isLoading
+    case .setLoadingMore(let isLoading): state.isLoadingMore = isLoading
+    case .setStale(let notice): state.staleNotice = notice
+    case .apply(.updated(let task)):
+      if let index = state.tasks.firstIndex(where: { $0.id == task.id }) {
+        state.tasks[index] = Self.row(task)
+      }
+    case .apply(.removed(let task)):
+      state.tasks.removeAll { $0.id == task.id }
+    case .apply(.restored(let task)):
+      // Back where it was: the list is newest (highest id) first.
+      guard task.projectID == state.projectID, !state.tasks.contains(where: { $0.id == task.id })
+      else { break }
+      let index = state.tasks.firstIndex { $0.id < task.id } ?? state.tasks.endIndex
+      state.tasks.insert(Self.row(task), at: index)
+    }
+    return state
+  }
+}
