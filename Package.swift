@@ -74,19 +74,25 @@ let featureTargets: [Target] =
   }
 
 /// The layers an app on any platform keeps (and the support their tests use), as libraries: a
-/// package or an Xcode project depends on them by these product names. The terminal front, the
-/// demo backend and the tools are not among them.
-let libraryProducts: [Product] = [
+/// package or an Xcode project depends on them by these product names, and on each feature's
+/// reactor module (`<Feature>Feature`: its screens' reactors and service providers). The
+/// terminal front, the demo backend and the tools are not among them.
+let layerProducts: [Product] = [
   "TrellisCore", "TrellisNetwork", "TrellisRepository", "TrellisService", "TrellisReactor",
   "TrellisCoreTesting",
 ].map { .library(name: $0, targets: [$0]) }
+
+/// Each feature's reactor module, as a library.
+let featureProducts: [Product] = features.map {
+  .library(name: "\($0)Feature", targets: ["\($0)Feature"])
+}
 
 let package = Package(
   name: "Trellis",
   // Observation's floor: the portable layers build for these (see "Using Trellis in an Apple
   // app" in README.md); newer APIs are used only behind `#available`.
   platforms: [.iOS(.v17), .macOS(.v14)],
-  products: libraryProducts + [
+  products: layerProducts + featureProducts + [
     .executable(name: "Trellis", targets: ["Trellis"]),
     .executable(name: "DemoServer", targets: ["DemoServer"]),
     .executable(name: "trellis-gen", targets: ["trellis-gen"]),
