@@ -112,7 +112,8 @@ struct GeneratorTests {
     let test = try sandbox.read("Tests/ReactorTests/\(type)ViewReactorTests.swift")
     #expect(test.hasPrefix("import \(type)Feature\n") && importsAreSorted(test))
     #expect(
-      try sandbox.read("App/CompositionRoot.swift").hasPrefix("import \(type)FeatureFront\n"))
+      try sandbox.read("App/CompositionRoot.swift").hasPrefix(
+        "import \(type)Feature\nimport \(type)FeatureFront\n"))
   }
 
   /// `--feature` puts several screens in one feature module: the first makes the module, the

@@ -22,7 +22,7 @@ struct Sandbox {
     let manager = FileManager.default
     try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
     for item in [
-      "Package.swift", "README.md", "App", "Modules", "Templates", ".ci", "Tests/AppTests",
+      "Package.swift", "README.md", "docs", "App", "Modules", "Templates", ".ci", "Tests/AppTests",
       "Tests/TestSupport",
       "Tests/Benchmarks/AppBenchmark", "Tests/Benchmarks/GeneratorBenchmark", "Tests/Scripts",
     ].filter({ item in !extra.contains { item.hasPrefix($0 + "/") } }) + extra

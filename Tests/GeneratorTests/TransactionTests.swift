@@ -280,6 +280,9 @@ struct RenameTests {
         try sandbox.read("Tests/AppTests/" + $0).contains("@testable import \(upper)\n")
       })
     #expect(try sandbox.read("README.md").contains("swift run \(upper)"))
+    // So do the guides in docs/.
+    let guide = try sandbox.read("docs/network.md")
+    #expect(guide.contains("swift run \(upper)") && !guide.contains("swift run \(oldName)"))
     // The modules carry the new name, wherever they are named; the templates name them
     // through {{Project}}, so they do not change.
     #expect(manifest.contains("\"\(upper)Core\", \"\(upper)Network\""))

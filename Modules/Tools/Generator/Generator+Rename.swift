@@ -208,6 +208,10 @@ extension Generator {
     ] {
       targets.append((path, { renamingModules(renamingCommands($0)) }))
     }
+    // The guides in docs/ name the modules and show the commands, as README does.
+    for entry in fileSystem.entries(in: root + "/docs").sorted() where entry.hasSuffix(".md") {
+      targets.append(("docs/" + entry, { renamingModules(renamingCommands($0)) }))
+    }
     // In Swift files the renamed imports are sorted again, as `swift format` wants them
     // (`import Testing` now sorts after `import AcmeCore`).
     for folder in ["App", "Tests/AppTests"] {
