@@ -219,7 +219,7 @@ struct Screens {
     TaskListViewController(
       reactor: TaskListViewReactor(serviceProvider: services),
       viewControllerProvider: TaskListViewControllerProviderImpl(
-        compose: { makeTaskComposeViewController(projectID: $0, onSaved: $1) },
+        compose: makeTaskComposeViewController,
         detail: makeTaskDetailViewController))
   }
 
@@ -229,13 +229,10 @@ struct Screens {
       reactor: TaskDetailViewReactor(serviceProvider: services, taskID: taskID))
   }
 
-  /// A new task, in `projectID` if given; `onSaved` gets the new task's ID.
-  func makeTaskComposeViewController(
-    projectID: Int? = nil, onSaved: @escaping @MainActor (Int) -> Void = { _ in }
-  ) -> ViewController {
+  /// A new task, in `projectID` if given.
+  func makeTaskComposeViewController(projectID: Int? = nil) -> ViewController {
     TaskComposeViewController(
-      reactor: TaskComposeViewReactor(serviceProvider: services, projectID: projectID),
-      onSaved: onSaved)
+      reactor: TaskComposeViewReactor(serviceProvider: services, projectID: projectID))
   }
 
   // MARK: Profile

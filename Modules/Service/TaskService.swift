@@ -189,8 +189,9 @@ public final class TaskServiceImpl: TaskService {
     guard !draft.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw ServiceError(.validation, "Title is required.", fields: ["title": "required"])
     }
+    let task: TaskItem
     do {
-      return TaskItem(
+      task = TaskItem(
         try await taskRepo.createTask(
           projectID: draft.projectID,
           NewTaskModel(
@@ -200,5 +201,7 @@ public final class TaskServiceImpl: TaskService {
     } catch {
       throw ServiceError(error)
     }
+    changes.send(.created(task))
+    return task
   }
 }

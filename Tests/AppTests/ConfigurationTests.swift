@@ -1,5 +1,3 @@
-import ShellFeature
-import TasksFeature
 import Testing
 
 @testable import Trellis

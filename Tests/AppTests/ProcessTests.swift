@@ -1,5 +1,4 @@
 import Foundation
-import ShellFeature
 import Testing
 
 /// The built `Trellis` executable, next to the test bundle.

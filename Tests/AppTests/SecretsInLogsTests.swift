@@ -1,8 +1,5 @@
 import Foundation
-import ProfileFeature
-import ShellFeature
 import Synchronization
-import TasksFeature
 import Testing
 import TrellisCore
 import TrellisDemoBackend

@@ -7,11 +7,9 @@ import TrellisReactor
 @MainActor
 final class ComposePlaceholder: ViewController {
   let projectID: Int?
-  let onSaved: @MainActor (Int) -> Void
 
-  init(projectID: Int?, onSaved: @escaping @MainActor (Int) -> Void) {
+  init(projectID: Int?) {
     self.projectID = projectID
-    self.onSaved = onSaved
     super.init(title: "Compose screen")
   }
 
@@ -37,10 +35,8 @@ struct FakeProviders: SplashViewControllerProvider, LoginViewControllerProvider,
   func makeLoginViewController(notice: String?) -> ViewController {
     PlaceholderViewController(title: "Login screen: \(notice ?? "no notice")")
   }
-  func makeTaskComposeViewController(
-    projectID: Int?, onSaved: @escaping @MainActor (Int) -> Void
-  ) -> ViewController {
-    ComposePlaceholder(projectID: projectID, onSaved: onSaved)
+  func makeTaskComposeViewController(projectID: Int?) -> ViewController {
+    ComposePlaceholder(projectID: projectID)
   }
   func makeTaskDetailViewController(taskID: Int) -> ViewController {
     PlaceholderViewController(title: "Task \(taskID) screen")

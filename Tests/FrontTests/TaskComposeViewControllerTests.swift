@@ -16,8 +16,7 @@ struct TaskComposeViewControllerTests {
       serviceProvider: TestServices(
         taskService: FakeTaskService(), fileService: FakeFileService()))
     let stub = reactor.enableStub()
-    var savedIn: [Int] = []
-    let compose = TaskComposeViewController(reactor: reactor) { savedIn.append($0) }
+    let compose = TaskComposeViewController(reactor: reactor)
     let stack = NavigationController(root: PlaceholderViewController(title: "Tasks screen"))
     let window = windowShowing(stack)
     stack.push(compose)
@@ -50,10 +49,9 @@ struct TaskComposeViewControllerTests {
         .removeAttachment(5), .save,
       ])
     stub.emit(.toast("Task created: Ship it"))
-    stub.emit(.saved(projectID: 1))
+    stub.emit(.saved)
     #expect(window.text.contains("✓ Task created: Ship it"))
     #expect(stack.topViewController.title == "Tasks screen")  // closed
-    #expect(savedIn == [1])  // the list learns the task's project
   }
 
   /// A stubbed compose form pushed over a "Tasks screen" in a window.
@@ -123,7 +121,7 @@ struct TaskComposeViewControllerTests {
     stub.state.title = "Saving this"
     window.handle(.escape)
     #expect(window.currentConfirmation != nil)
-    stub.emit(.saved(projectID: 1))  // the save finished: the form pops itself
+    stub.emit(.saved)  // the save finished: the form pops itself
     #expect(stack.topViewController.title == "Tasks screen")
     #expect(window.currentConfirmation == nil)  // gone with the form, before any drawing
     window.handle(.character("d"))

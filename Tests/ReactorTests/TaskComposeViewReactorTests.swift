@@ -157,7 +157,7 @@ struct TaskComposeViewReactorTests {
     tester.isExhaustive = true
     tester.send(.save)
     try await tester.expect { $0.isSaving = true }
-    try await tester.expectEvents(.toast("Task created: Ship it"), .saved(projectID: 1))
+    try await tester.expectEvents(.toast("Task created: Ship it"), .saved)
     try await tester.expect { $0.isSaving = false }
     try await tester.finish()
     #expect(tasks.createdDrafts == [TaskDraft(projectID: 1, title: "Ship it", tagIDs: [100])])
@@ -273,7 +273,7 @@ struct TaskComposeViewReactorTests {
     tasks.failCreation(with: nil)
     tester.send(.save)
     try await tester.expect { $0.isSaving = true }
-    try await tester.expectEvents(.toast("Task created: Written in a tunnel"), .saved(projectID: 1))
+    try await tester.expectEvents(.toast("Task created: Written in a tunnel"), .saved)
     try await tester.expect { $0.isSaving = false }
     try await tester.finish()
     #expect(
@@ -310,7 +310,7 @@ struct TaskComposeViewReactorTests {
       $0.mayCreate = true
       $0.hasContext = true
     }
-    try await tester.expectEvents(.toast("Task created: Written in a tunnel"), .saved(projectID: 1))
+    try await tester.expectEvents(.toast("Task created: Written in a tunnel"), .saved)
     try await tester.expect { $0.isSaving = false }
     try await tester.finish()
     #expect(tasks.createdDrafts == [TaskDraft(projectID: 1, title: "Written in a tunnel")])

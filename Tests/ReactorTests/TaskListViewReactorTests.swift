@@ -33,15 +33,21 @@ struct TaskListViewReactorTests {
     try await tester.finish()
   }
 
-  @Test func aTaskCreatedFromThisListShowsItsProjectLoadedAfresh() async throws {
+  /// A task created in this app (the task service announces it on `changes`) brings the list
+  /// to its project, loaded afresh: no callback from the form that created it.
+  @Test func aTaskCreatedInThisAppShowsItsProjectLoadedAfresh() async throws {
     let tasks = FakeTaskService()
-    tasks.setTasks([TaskItem(id: 8, projectID: 2, title: "New endpoint")])
     let tester = ReactorTester(
       TaskListViewReactor(serviceProvider: TestServices(taskService: tasks)))
-    tester.send(.showCreatedTask(projectID: 2))
+    tester.send(.refresh)  // starts the reactor (no project yet: nothing to refresh)
+    while tasks.changes.subscriberCount == 0 { await Task.yield() }
+    let created = try await tasks.createTask(
+      TaskDraft(projectID: 2, title: "New endpoint", body: ""))
     try await tester.expect { $0.projectID = 2 }
     try await tester.expect { $0.isLoading = true }
-    try await tester.expect { $0.tasks = [Choice(id: 8, title: "New endpoint", detail: "#8")] }
+    try await tester.expect {
+      $0.tasks = [Choice(id: created.id, title: "New endpoint", detail: "#\(created.id)")]
+    }
     try await tester.expect { $0.isLoading = false }
     try await tester.finish()
     #expect(tasks.taskLoads == ["2 force"])

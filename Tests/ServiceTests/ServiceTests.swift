@@ -139,9 +139,12 @@ struct DataServiceTests {
     let session = Relay(SessionState.signedIn(User(id: 1, username: "alice", displayName: "Alice")))
     let projects = FakeProjectRepo()
     let service = TaskServiceImpl(projectRepo: projects, taskRepo: tasks, sessionState: session)
+    var changes = service.changes.events.makeAsyncIterator()
     let created = try await service.createTask(
       TaskDraft(projectID: 1, title: "Write tests", tagIDs: [101]))
     #expect(created.title == "Write tests" && created.tagIDs == [101])
+    // Announced as created, so a list on screen shows it without a word from the form.
+    #expect(await changes.next() == .created(created))
     #expect(
       try await service.tasks(projectID: 1, matching: "", after: nil, forceRefresh: false)
         == TaskPage(tasks: [created]))
@@ -150,6 +153,9 @@ struct DataServiceTests {
     ) {
       try await service.createTask(TaskDraft(projectID: 1, title: "   "))
     }
+    // The refused one announced nothing: the next announcement is the next task's.
+    let next = try await service.createTask(TaskDraft(projectID: 1, title: "Next"))
+    #expect(await changes.next() == .created(next))
     #expect(
       try await service.projects(forceRefresh: false).map(\.name) == ["Mobile App", "Backend"])
     session.send(.signedOut)

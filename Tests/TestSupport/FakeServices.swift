@@ -238,7 +238,7 @@ public final class FakeTaskService: TaskService {
 
   /// Records the draft and returns a task made from it.
   public func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem {
-    try state.withLock { state throws(ServiceError) in
+    let task = try state.withLock { state throws(ServiceError) in
       if let failure = state.createFailure { throw failure }
       state.created.append(draft)
       let task = TaskItem(
@@ -246,6 +246,8 @@ public final class FakeTaskService: TaskService {
       state.tasks.append(task)
       return task
     }
+    changes.send(.created(task))
+    return task
   }
 }
 

@@ -192,6 +192,8 @@ public enum TaskChange: Sendable, Equatable {
   case removed(TaskItem)
   /// A deletion the server refused or never received: the task is back.
   case restored(TaskItem)
+  /// A task this app created, as the server saved it.
+  case created(TaskItem)
 }
 
 /// A task being composed.

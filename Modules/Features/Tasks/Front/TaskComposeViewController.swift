@@ -6,14 +6,8 @@ import TrellisReactor
 /// title, attach files, save.
 @MainActor
 public final class TaskComposeViewController: ReactorViewController<TaskComposeViewReactor> {
-  private let onSaved: @MainActor (Int) -> Void
-
-  /// Creates the screen; `onSaved` is called with the project of the task it created, before
-  /// the form closes.
-  public init(
-    reactor: TaskComposeViewReactor, onSaved: @escaping @MainActor (Int) -> Void = { _ in }
-  ) {
-    self.onSaved = onSaved
+  /// Creates the screen.
+  public init(reactor: TaskComposeViewReactor) {
     super.init(reactor: reactor, title: "New task")
   }
 
@@ -22,9 +16,7 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
     switch event {
     case .alert(let title, let message): presentAlert(title: title, message: message)
     case .toast(let message): presentToast(message)
-    case .saved(let projectID):
-      onSaved(projectID)
-      navigationController?.pop()
+    case .saved: navigationController?.pop()
     }
   }
 

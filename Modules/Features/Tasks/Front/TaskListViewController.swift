@@ -70,12 +70,8 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
     navigationController?.push(provider.makeTaskDetailViewController(taskID: taskID))
   }
 
-  /// The form, with this list's project chosen; a task saved there shows its project here.
+  /// The form, with this list's project chosen.
   private func openCompose() {
-    let reactor = reactor
-    navigationController?.push(
-      provider.makeTaskComposeViewController(projectID: state.projectID) { [weak reactor] in
-        reactor?.send(.showCreatedTask(projectID: $0))
-      })
+    navigationController?.push(provider.makeTaskComposeViewController(projectID: state.projectID))
   }
 }

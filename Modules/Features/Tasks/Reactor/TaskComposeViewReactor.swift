@@ -78,8 +78,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case alert(title: String, message: String)
     /// Show a toast.
     case toast(String)
-    /// The task was created in the project `projectID`: close the form.
-    case saved(projectID: Int)
+    /// The task was created: close the form. (Screens that show tasks learn of it from
+    /// ``TaskService/changes``, not from this form.)
+    case saved
   }
 
   /// What the form shows.
@@ -244,7 +245,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
           }
           let task = try await taskService.createTask(draft)
           send.event(.toast("Task created: \(task.title)"))
-          send.event(.saved(projectID: task.projectID))
+          send.event(.saved)
         },
         .just(.setSaving(false))
       )

@@ -32,9 +32,6 @@ public final class TaskListViewReactor: ReactorProtocol {
     case search(String)
     /// Reached the end of the list, or tapped "Load more".
     case loadMore
-    /// A task was created in this project (from this list's "New task"): show the project,
-    /// its tasks loaded afresh.
-    case showCreatedTask(projectID: Int)
     /// The server announced an event (merged from the connection service).
     case serverEvent(ServerEvent)
     /// This app changed a task (merged from the task service), or the server answered it.
@@ -177,8 +174,6 @@ public final class TaskListViewReactor: ReactorProtocol {
         !state.isLoadingMore
       else { return .none }
       return loadPage(projectID, after: cursor, query: Self.searchText(state.query))
-    case .showCreatedTask(let projectID):
-      return .concat(.just(.setProject(projectID)), loadTasks(projectID, forceRefresh: true))
     case .serverEvent(.taskCreated(let task)), .serverEvent(.taskUpdated(let task)),
       .serverEvent(.taskDeleted(let task)):
       // Created, changed or deleted elsewhere: the list shown is reloaded from the server.
@@ -186,6 +181,10 @@ public final class TaskListViewReactor: ReactorProtocol {
       return loadTasks(task.projectID, forceRefresh: true, keeping: state.tasks.count)
     case .serverEvent(.sessionRevoked):
       return .none
+    case .taskChanged(.created(let task)):
+      // Created in this app (from "New task" here or elsewhere): its project, loaded afresh.
+      return .concat(
+        .just(.setProject(task.projectID)), loadTasks(task.projectID, forceRefresh: true))
     case .taskChanged(let change):
       return .just(.apply(change))
     case .connectionChanged(.online):
@@ -334,6 +333,8 @@ public final class TaskListViewReactor: ReactorProtocol {
       else { break }
       let index = state.tasks.firstIndex { $0.id < task.id } ?? state.tasks.endIndex
       state.tasks.insert(Self.row(task), at: index)
+    case .apply(.created):
+      break  // `mutate` reloads the task's project instead.
     }
     return state
   }
