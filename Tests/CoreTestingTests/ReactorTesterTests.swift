@@ -35,9 +35,9 @@ final class LoaderReactor: ReactorProtocol {
     case .load: .mutations(.setLoading(true), .setValue(1), .setLoading(false))
     case .loadTwice: .mutations(.setValue(1), .setValue(2))
     case .slow:
-      .run { [weak self] send in
+      .run { [weak self] emit in
         await withCheckedContinuation { self?.release = $0 }
-        send(.setValue(99))
+        emit(.setValue(99))
       }
     case .toast: .event(.toast("Saved"))
     }

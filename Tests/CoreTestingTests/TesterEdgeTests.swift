@@ -52,9 +52,9 @@ final class SearchReactor: ReactorProtocol {
     switch action {
     case .type(let text):
       let clock = clock
-      return ReactorEffect.run { send in
+      return ReactorEffect.run { emit in
         try await clock.sleep(for: .milliseconds(300))
-        send.action(.search(text))
+        emit.action(.search(text))
       }
       .cancellable(id: Debounce.id, cancelInFlight: true)
     case .search(let text):

@@ -124,9 +124,9 @@ struct CancellationTests {
     do {
       let reactor = ScriptReactor()
       reactor.effect = { _ in
-        .run { send in
+        .run { emit in
           defer { ended.send(true) }
-          send(.append(try await gate.wait("never")))
+          emit(.append(try await gate.wait("never")))
         }
       }
       reactor.send("go")
@@ -144,9 +144,9 @@ struct CancellationTests {
     do {
       let reactor = ScriptReactor()
       reactor.effect = { [unowned reactor] _ in
-        .run { [reactor] send in
+        .run { [reactor] emit in
           _ = reactor.currentState  // the effect's closure holds the reactor strongly
-          send(.append(await call.wait()))
+          emit(.append(await call.wait()))
         }
       }
       reactor.send("go")

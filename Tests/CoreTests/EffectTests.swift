@@ -44,11 +44,11 @@ struct EffectTests {
     let gate = Gate<String>()
     let reactor = ScriptReactor()
     reactor.effect = { _ in
-      .run { send in
-        send(.append("started"))
-        send(.append(try await gate.wait("first")))
-        send.event(.note("halfway"))
-        send(.append(try await gate.wait("second")))
+      .run { emit in
+        emit(.append("started"))
+        emit(.append(try await gate.wait("first")))
+        emit.event(.note("halfway"))
+        emit(.append(try await gate.wait("second")))
       }
     }
     let tester = ReactorTester(reactor)

@@ -35,9 +35,9 @@ struct FallbackTests {
   @Test func theLatestSendWinsEvenWhenAnOlderPartStartsLater() async throws {
     let reactor = ScriptReactor()
     reactor.effect = { action in
-      let load = ReactorEffect<ScriptReactor>.run { send in
+      let load = ReactorEffect<ScriptReactor>.run { emit in
         try await Task.sleep(for: .milliseconds(20))
-        send(.append(action + " loaded"))
+        emit(.append(action + " loaded"))
       }
       .cancellable(id: "load", cancelInFlight: true)
       return action == "older" ? .concat(.just(.append("older chosen")), load) : load
@@ -57,9 +57,9 @@ struct FallbackTests {
     let saves = Lock(0)
     reactor.effect = { [unowned reactor] action in
       guard !reactor.currentState.log.contains("saving") else { return .none }
-      let save = ReactorEffect<ScriptReactor>.run { send in
+      let save = ReactorEffect<ScriptReactor>.run { emit in
         saves.withLock { $0 += 1 }
-        send(.append("saved"))
+        emit(.append("saved"))
       }
       let marked = ReactorEffect<ScriptReactor>.concat(.just(.append("saving")), save)
       switch shape {
@@ -84,9 +84,9 @@ struct FallbackTests {
     reactor.effect = { action in
       ReactorEffect<ScriptReactor>.concat(
         .just(.append(action + " chosen")),
-        .run { send in
+        .run { emit in
           try await Task.sleep(for: action == "fast" ? .milliseconds(10) : .seconds(30))
-          send(.append(action + " loaded"))
+          emit(.append(action + " loaded"))
         }
       )
       .cancellable(id: "load", cancelInFlight: true)
@@ -106,9 +106,9 @@ struct FallbackTests {
   @Test(.takingFallbacks) func effectsStartAfterTheSendInTheOrderSent() async throws {
     let reactor = ScriptReactor()
     reactor.effect = { action in
-      .run { send in
-        send(.append(action + ".1"))
-        send(.append(action + ".2"))
+      .run { emit in
+        emit(.append(action + ".1"))
+        emit(.append(action + ".2"))
       }
     }
     reactor.send("a")

@@ -105,11 +105,11 @@ struct GuaranteeTests {
     reactor.effect = { name in
       switch name {
       case "identified":
-        .run { send in send(.append(try await gate.wait("a"))) }.cancellable(id: "a")
+        .run { emit in emit(.append(try await gate.wait("a"))) }.cancellable(id: "a")
       default:
         .merge(
-          .run { send in send(.append(try await gate.wait("b"))) },
-          .run { send in send(.append(try await gate.wait("c"))) })
+          .run { emit in emit(.append(try await gate.wait("b"))) },
+          .run { emit in emit(.append(try await gate.wait("c"))) })
       }
     }
     reactor.send("identified")

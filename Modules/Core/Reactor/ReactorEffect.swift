@@ -116,13 +116,14 @@ public struct ReactorEffect<R: ReactorProtocol> {
     Self(.event(event), isSynchronous: true)
   }
 
-  /// Asynchronous work that emits mutations and events over time through `send`, and ends
-  /// when `operation` returns. A thrown error goes to the nearest ``catch(_:)``, or is logged.
+  /// Asynchronous work that emits mutations and events over time through its ``EffectSender``
+  /// (`.run { emit in ... emit(.setLoading(false)) }`), and ends when `operation` returns. A
+  /// thrown error goes to the nearest ``catch(_:)``, or is logged.
   ///
-  /// `operation` starts on the main actor, synchronously: whatever it sends before its first
-  /// suspension is reduced before `send` returns (below iOS 26 and macOS 26, right after it:
-  /// see `ImmediateTask`). Awaiting a service runs the service where it is isolated. Once the
-  /// effect is cancelled, `send` delivers nothing.
+  /// `operation` starts on the main actor, synchronously: whatever it emits before its first
+  /// suspension is reduced before the `reactor.send` that started it returns (below iOS 26 and
+  /// macOS 26, right after it: see `ImmediateTask`). Awaiting a service runs the service where
+  /// it is isolated. Once the effect is cancelled, `emit` delivers nothing.
   public static func run(
     _ operation: @escaping @MainActor (EffectSender<R>) async throws -> Void
   ) -> Self {
@@ -131,7 +132,7 @@ public struct ReactorEffect<R: ReactorProtocol> {
 
   /// Asynchronous work that produces one mutation: `.task { .setUser(try await api.me()) }`.
   public static func task(_ operation: @escaping @MainActor () async throws -> Mutation) -> Self {
-    .run { send in send(try await operation()) }
+    .run { emit in emit(try await operation()) }
   }
 
   /// Effects performed one after another: each starts when the previous one has finished.
@@ -185,12 +186,12 @@ public struct ReactorEffect<R: ReactorProtocol> {
 
 /// Delivers mutations and events from a ``ReactorEffect/run(_:)`` operation to its reactor.
 ///
-/// Call it like a function to send a mutation: `send(.setLoading(false))`. After the effect is
+/// Call it like a function to emit a mutation: `emit(.setLoading(false))`. After the effect is
 /// cancelled (or its reactor stopped or released) it delivers nothing.
 ///
-/// Its conventional name, `send` (`.run { send in ... }`), is TCA's; mind that it sends
-/// *mutations* straight to `reduce`, while `reactor.send(_:)` sends *actions* to `mutate`. To
-/// send an action from an effect, use ``action(_:)``: `send.action(.selectProject(id))`.
+/// Trellis names it `emit` (`.run { emit in ... }`), not TCA's `send`: it emits *mutations*
+/// straight to `reduce`, and `reactor.send(_:)` is the one that sends *actions* to `mutate`.
+/// To send an action from an effect, use ``action(_:)``: `emit.action(.selectProject(id))`.
 @MainActor
 public struct EffectSender<R: ReactorProtocol> {
   /// The reactor's mutation type.

@@ -135,15 +135,15 @@ extension ReactorRuntime {
   @inlinable
   func add(_ observer: Observer<R.State>, reactor: R) {
     if !isStarted { start(reactor) }
-    if needsPurge { purgeObservers() }
-    if isBusy || isReducing {
+    if hasObserversToRemove { purgeObservers() }
+    if isProcessing || isReducing {
       pending.append(.firstDelivery(observer))
       return
     }
-    isBusy = true
+    isProcessing = true
     deliverFirst(to: observer, reactor: reactor)
     if pendingHead < pending.count { drain(reactor) }
-    isBusy = false
+    isProcessing = false
   }
 
   /// Lists `observer` and gives it the current state (unless it was cancelled meanwhile).
@@ -158,7 +158,7 @@ extension ReactorRuntime {
   @usableFromInline
   func add(_ observer: Observer<R.Event>, reactor: R) {
     if !isStarted { start(reactor) }
-    if needsPurge { purgeObservers() }
+    if hasObserversToRemove { purgeObservers() }
     eventObservers.append(observer)
     let buffered = extras?.bufferedEvents ?? []
     extras?.bufferedEvents.removeAll()
@@ -187,11 +187,11 @@ extension ReactorRuntime {
   /// last loop to finish does it).
   @usableFromInline
   func purgeObservers() {
-    guard notifyDepth == 0 else {
-      needsPurge = true
+    guard notificationDepth == 0 else {
+      hasObserversToRemove = true
       return
     }
-    needsPurge = false
+    hasObserversToRemove = false
     stateObservers.removeAll { !$0.isActive }
     eventObservers.removeAll { !$0.isActive }
   }
@@ -204,45 +204,45 @@ extension ReactorRuntime {
   func notifyStateObservers(_ state: R.State) {
     let count = stateObservers.count
     guard count > 0 else { return }
-    notifyDepth += 1
+    notificationDepth += 1
     var index = 0
     while index < count {
-      // Not retained: entries are only removed when no loop runs (`notifyDepth` is 0), and
+      // Not retained: entries are only removed when no loop runs (`notificationDepth` is 0), and
       // appends keep them in the (possibly moved) buffer, so the list keeps each observer
       // alive for the whole loop.
       unowned(unsafe) let observer = stateObservers[index]
       if !observer.isActive {
-        needsPurge = true
+        hasObserversToRemove = true
       } else if !observer.deliver(state) {
         observer.deactivate()
-        needsPurge = true
+        hasObserversToRemove = true
       }
       index += 1
     }
-    notifyDepth -= 1
-    if needsPurge, notifyDepth == 0 { purgeObservers() }
+    notificationDepth -= 1
+    if hasObserversToRemove, notificationDepth == 0 { purgeObservers() }
   }
 
   @usableFromInline
   func notifyEventObservers(_ event: R.Event) {
     let count = eventObservers.count
     var delivered = false
-    notifyDepth += 1
+    notificationDepth += 1
     for index in 0..<count {
       let observer = eventObservers[index]
       guard observer.isActive else {
-        needsPurge = true
+        hasObserversToRemove = true
         continue
       }
       if observer.deliver(event) {
         delivered = true
       } else {
         observer.deactivate()
-        needsPurge = true
+        hasObserversToRemove = true
       }
     }
-    notifyDepth -= 1
-    if needsPurge, notifyDepth == 0 { purgeObservers() }
+    notificationDepth -= 1
+    if hasObserversToRemove, notificationDepth == 0 { purgeObservers() }
     if !delivered {
       let extras = ensuredExtras
       if extras.bufferedEvents.count == Self.eventBufferLimit {

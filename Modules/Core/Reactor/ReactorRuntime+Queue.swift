@@ -21,14 +21,14 @@ extension ReactorRuntime {
       guard let transformedAction = actionTransform(action) else { return }
       action = transformedAction
     }
-    if isBusy {
+    if isProcessing {
       pending.append(.action(action))
       return
     }
-    isBusy = true
+    isProcessing = true
     process(action, reactor: reactor)
     if pendingHead < pending.count { drain(reactor) }
-    isBusy = false
+    isProcessing = false
   }
 
   @inlinable
@@ -125,14 +125,14 @@ extension ReactorRuntime {
       guard let transformedMutation = mutationTransform(mutation) else { return }
       mutation = transformedMutation
     }
-    if isBusy {
+    if isProcessing {
       reduce(mutation, reactor: reactor)
       return
     }
-    isBusy = true
+    isProcessing = true
     reduce(mutation, reactor: reactor)
     if pendingHead < pending.count { drain(reactor) }
-    isBusy = false
+    isProcessing = false
   }
 
   @inlinable
@@ -180,14 +180,14 @@ extension ReactorRuntime {
   @usableFromInline
   func deliverMerged(_ newState: R.State, reactor: R) {
     guard !isStopped else { return }
-    if isBusy || isReducing {
+    if isProcessing || isReducing {
       pending.append(.state(newState))
       return
     }
-    isBusy = true
+    isProcessing = true
     show(newState)
     if pendingHead < pending.count { drain(reactor) }
-    isBusy = false
+    isProcessing = false
   }
 
   @inlinable
@@ -197,13 +197,13 @@ extension ReactorRuntime {
       pending.append(.event(event))
       return
     }
-    if isBusy {
+    if isProcessing {
       notifyEventObservers(event)
       return
     }
-    isBusy = true
+    isProcessing = true
     notifyEventObservers(event)
     if pendingHead < pending.count { drain(reactor) }
-    isBusy = false
+    isProcessing = false
   }
 }

@@ -75,8 +75,9 @@ public final class ReactorRuntime<R: ReactorProtocol> {
   @exclusivity(unchecked) @usableFromInline var isStarted = false
   @exclusivity(unchecked) @usableFromInline var isStopped = false
   /// Processing an action (or a delivery); new work waits in `pending`.
-  @exclusivity(unchecked) @usableFromInline var isBusy = false
-  /// Inside `reduce` or the observers it notifies; new mutations wait in `pending` too.
+  @exclusivity(unchecked) @usableFromInline var isProcessing = false
+  /// Inside `reduce` or the observers it notifies (a narrower window than `isProcessing`); new
+  /// mutations wait in `pending` too.
   @exclusivity(unchecked) @usableFromInline var isReducing = false
   @exclusivity(unchecked) @usableFromInline var pending: [Pending] = []
   @exclusivity(unchecked) @usableFromInline var pendingHead = 0
@@ -85,10 +86,13 @@ public final class ReactorRuntime<R: ReactorProtocol> {
 
   @exclusivity(unchecked) @usableFromInline var stateObservers: [Observer<R.State>] = []
   @exclusivity(unchecked) @usableFromInline var eventObservers: [Observer<R.Event>] = []
-  /// How many notification loops are running: observers are only removed from the lists
-  /// when none is, so a loop can walk the list without retaining each entry.
-  @exclusivity(unchecked) @usableFromInline var notifyDepth = 0
-  @exclusivity(unchecked) @usableFromInline var needsPurge = false
+  /// How many notification loops are running (nested when an observer sends): observers are
+  /// only removed from the lists when none is, so a loop can walk the list without retaining
+  /// each entry.
+  @exclusivity(unchecked) @usableFromInline var notificationDepth = 0
+  /// An observer was cancelled during a notification loop: the lists are compacted when the
+  /// last loop ends.
+  @exclusivity(unchecked) @usableFromInline var hasObserversToRemove = false
 
   // MARK: Effects
 
@@ -128,7 +132,7 @@ public final class ReactorRuntime<R: ReactorProtocol> {
     @exclusivity(unchecked) @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] =
       []
     @exclusivity(unchecked) @usableFromInline var stub: ReactorStub<R>?
-    /// Told of each action an effect sends (`send.action`): how a tester sees them.
+    /// Told of each action an effect sends (`emit.action`): how a tester sees them.
     @exclusivity(unchecked) var effectActionObservers: [Observer<R.Action>] = []
     /// The state as the `Observation` module sees it, once something has read it.
     @exclusivity(unchecked) @usableFromInline var observedState: ObservedState<R>?

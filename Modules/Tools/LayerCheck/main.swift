@@ -239,7 +239,7 @@ func run() -> Int32 {
         "\(file):\(declaration.line):\(declaration.column): error: layer rule: \(subject) "
           + "may import only its direct dependencies (\(allowedList.isEmpty ? "none" : allowedList)), "
           + "not '\(declaration.module)'. Move the code down a layer, or go through the layer in "
-          + "between (see ARCHITECTURE in README.md)."
+          + "between (see \"The layers\" in README.md)."
       )
       violations += 1
     }

@@ -5,7 +5,7 @@
 //
 // Cases (sizes at scale 1), each printed with its ratio to `baseline`:
 //   sync         counter reactor, 1,000,000 actions, until the observer has seen the final count
-//   effect-task  mutate returns `.run { send in send(...) }`: an async effect that starts and
+//   effect-task  mutate returns `.run { emit in emit(...) }`: an async effect that starts and
 //                completes on the main actor (a task, no hop); 100,000 actions
 //   async-hop    the effect awaits a `@concurrent` function, which runs off the main actor
 //                (it checks, with `dispatchPrecondition`, and its result is what the state
@@ -49,8 +49,8 @@ final class CounterReactor: ReactorProtocol {
   func mutate(action: Action) -> Effect {
     switch kind {
     case .synchronous: .just(.add(1))
-    case .task: .run { send in send(.add(1)) }
-    case .hop: .run { send in send(.add(await offMainWork(1))) }
+    case .task: .run { emit in emit(.add(1)) }
+    case .hop: .run { emit in emit(.add(await offMainWork(1))) }
     }
   }
 

@@ -133,11 +133,11 @@ public final class ProfileViewReactor: ReactorProtocol {
       }
       return .concat(
         .just(.setSaving(true)),
-        .run { send in
+        .run { emit in
           let user = try await userService.updateProfile(
             displayName: state.displayName, title: state.title, bio: state.bio)
-          send(.setUser(user))
-          send.event(.toast("Profile saved"))
+          emit(.setUser(user))
+          emit.event(.toast("Profile saved"))
         },
         .just(.setSaving(false))
       )

@@ -76,9 +76,9 @@ public final class LoginViewReactor: ReactorProtocol {
       let authService = services.authService
       return .concat(
         .just(.setSigningIn(true)),
-        .run { send in
+        .run { emit in
           _ = try await authService.login(username: state.username, password: state.password)
-          send.event(.signedIn)
+          emit.event(.signedIn)
         },
         .just(.setSigningIn(false))
       )

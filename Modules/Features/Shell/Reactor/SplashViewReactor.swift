@@ -51,10 +51,10 @@ public final class SplashViewReactor: ReactorProtocol {
     switch action {
     case .start:
       let authService = services.authService
-      return .run { send in
+      return .run { emit in
         let session = await authService.restoreSession()
-        send(.setMessage(session.user.map { "Welcome back, \($0.displayName)." } ?? "Welcome."))
-        send.event(session.user == nil ? .showLogin : .showMain)
+        emit(.setMessage(session.user.map { "Welcome back, \($0.displayName)." } ?? "Welcome."))
+        emit.event(session.user == nil ? .showLogin : .showMain)
       }
     }
   }

@@ -167,16 +167,16 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     switch action {
     case .load:
       let preselected = preselectedProjectID
-      return .run { [weak self] send in
+      return .run { [weak self] emit in
         let projects = try await taskService.projects(forceRefresh: false)
-        send(.setProjects(projects))
+        emit(.setProjects(projects))
         // Opened from a project's task list (or a link): that project, once the user's
         // projects confirm it; one that is not among them is said, not ignored.
         guard let preselected, self?.currentState.projectID == nil else { return }
         if projects.contains(where: { $0.id == preselected }) {
-          send.action(.selectProject(preselected))
+          emit.action(.selectProject(preselected))
         } else {
-          send.event(
+          emit.event(
             .alert(
               title: "No such project",
               message:
@@ -229,14 +229,14 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       let needsContext = !state.hasContext
       return .concat(
         .just(.setSaving(true)),
-        .run { send in
+        .run { emit in
           // The project's context failed to arrive (the form was filled in offline): fetch it
           // now, so the permission is known before the task is sent.
           if needsContext {
             let context = try await taskService.projectContext(projectID: projectID)
-            send(.setContext(context))
+            emit(.setContext(context))
             guard context.permissions.canCreateTasks else {
-              send.event(
+              emit.event(
                 .alert(
                   title: "Could not save the task",
                   message: "You cannot create tasks in this project."))
@@ -244,8 +244,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
             }
           }
           let task = try await taskService.createTask(draft)
-          send.event(.toast("Task created: \(task.title)"))
-          send.event(.saved)
+          emit.event(.toast("Task created: \(task.title)"))
+          emit.event(.saved)
         },
         .just(.setSaving(false))
       )

@@ -144,14 +144,14 @@ public final class TaskListViewReactor: ReactorProtocol {
     case .load:
       return .concat(
         .just(.setLoading(true)),
-        .run { [weak self] send in
+        .run { [weak self] emit in
           let projects = try await taskService.projects(forceRefresh: false)
-          send(.setProjects(projects))
+          emit(.setProjects(projects))
           if let first = projects.first, self?.currentState.projectID == nil {
             // Still loading: the first project's tasks end it (no "No tasks yet." meanwhile).
-            send.action(.selectProject(first.id))
+            emit.action(.selectProject(first.id))
           } else {
-            send(.setLoading(false))
+            emit(.setLoading(false))
           }
         }
       )
@@ -218,9 +218,9 @@ public final class TaskListViewReactor: ReactorProtocol {
       ? .concat(.cancel(id: PageLoad.id), .just(.setLoadingMore(false))) : .none
     return .concat(
       stopsPageLoad,
-      .run { send in
+      .run { emit in
         if delay > .zero { try await clock.sleep(for: delay) }
-        send(.setLoading(true))
+        emit(.setLoading(true))
         var page = try await taskService.tasks(
           projectID: projectID, matching: query, after: nil, forceRefresh: forceRefresh)
         var tasks = page.tasks
@@ -231,8 +231,8 @@ public final class TaskListViewReactor: ReactorProtocol {
           tasks += page.tasks
           pages += 1
         }
-        send(.setTasks(TaskPage(tasks: tasks, nextCursor: page.nextCursor), query: query))
-        send(.setLoading(false))
+        emit(.setTasks(TaskPage(tasks: tasks, nextCursor: page.nextCursor), query: query))
+        emit(.setLoading(false))
       }
       .catch { error in Self.failure(error) }
       .cancellable(id: TaskLoad.id, cancelInFlight: true)
