@@ -37,9 +37,11 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
     self.idleTimeout = idleTimeout
   }
 
-  /// The path and query, such as `/projects?page=2`, for logs: sensitive query items (such as
-  /// `access_token`) are redacted.
-  public var target: String { target(redactedBy: .standard) }
+  /// The path and the query's names, such as `/projects?page=…&query=…`, for messages: no
+  /// query value is shown, sensitive or not. Error descriptions show it, and they can reach any
+  /// log or alert, where a value (a token, or what the user searched for) must not; a log that
+  /// knows which values are safe to show uses ``target(redactedBy:)``.
+  public var target: String { Self.eliding(target(redactedBy: .standard), queryOf: url) }
 
   /// The path and query for logs, with the query items `redactor` finds sensitive redacted.
   public func target(redactedBy redactor: SecretRedactor) -> String {
@@ -52,8 +54,19 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
     return redactor.redacting(url: components?.string ?? url.absoluteString)
   }
 
-  /// The full URL for logs, with sensitive query items and any password redacted.
-  public var redactedURL: String { redactedURL(by: .standard) }
+  /// The full URL for messages, with any password redacted and, as in ``target``, the query's
+  /// names without their values.
+  public var redactedURL: String { Self.eliding(redactedURL(by: .standard), queryOf: url) }
+
+  /// `text` (a redacted form of `url`) up to its query or fragment, then the names of `url`'s
+  /// query items, each with `…` for its value.
+  private static func eliding(_ text: String, queryOf url: URL) -> String {
+    let base = text.prefix { $0 != "?" && $0 != "#" }
+    let names =
+      URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems?
+      .map { "\($0.name)=…" } ?? []
+    return names.isEmpty ? String(base) : base + "?" + names.joined(separator: "&")
+  }
 
   /// The full URL for logs, with the query items `redactor` finds sensitive and any password
   /// redacted.

@@ -294,7 +294,7 @@ public final class TaskListViewReactor: ReactorProtocol {
     var state = state
     switch mutation {
     case .setProjects(let projects):
-      state.projects = projects.map { Choice(id: $0.id, title: $0.name, detail: $0.key) }
+      state.projects = projects.map(Choice.init)
     case .setProject(let projectID):
       if state.projectID != projectID {
         state.tasks = []
