@@ -89,8 +89,8 @@ let featureProducts: [Product] = features.map {
 
 let package = Package(
   name: "Trellis",
-  // Observation's floor: the portable layers build for these (see "Using Trellis in an Apple
-  // app" in README.md); newer APIs are used only behind `#available`.
+  // Observation\'s floor: the portable layers build for these (see docs/apple.md); newer
+  // APIs are used only behind `#available`.
   platforms: [.iOS(.v17), .macOS(.v14)],
   products: layerProducts + featureProducts + [
     .executable(name: "Trellis", targets: ["Trellis"]),

@@ -73,7 +73,8 @@ struct AppConfiguration: Equatable {
       wait <text>                  expect <text>              expect-not <text>
       wait-gone <text>             dump                       print <text>
       sleep <seconds>              open <link>                quit
-    Keys: Tab/arrows move, Enter chooses, Esc goes back, Ctrl-O opens the menu, Ctrl-C quits.
+    Keys: Tab/arrows move, Enter chooses, Esc goes back, Ctrl-O opens the menu, Ctrl-Q (or
+    Ctrl-C) quits.
     """
 
   /// What parsing can end in besides a configuration.

@@ -19,7 +19,7 @@ public protocol TaskService: Sendable {
   /// the words of `query` (empty: all).
   func tasks(projectID: Int, matching query: String, after cursor: String?, forceRefresh: Bool)
     async throws(ServiceError) -> TaskPage
-  /// Creates a task.
+  /// Creates a task, and announces it in ``changes`` (``TaskChange/created(_:)``) once saved.
   func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem
   /// The task `id`, in whichever of the user's projects it is (`notFound` if in none).
   func task(id: Int) async throws(ServiceError) -> TaskItem

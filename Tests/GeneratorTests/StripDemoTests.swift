@@ -113,6 +113,25 @@ struct StripDemoTests {
     #expect(try sandbox.snapshot() == generated)
   }
 
+  /// A screen generated into one of the demo's features would go with the feature and leave
+  /// its tests behind, importing a module that is gone: refused, and nothing changes.
+  @Test func aScreenGeneratedIntoADemoFeatureStopsIt() throws {
+    let sandbox = try demoSandbox()
+    defer { sandbox.cleanUp() }
+    let name = try GeneratedName(Sandbox.unique("notes"), kind: "screen")
+    let screen = run(sandbox, "screen", name.kebab, "--feature", "tasks")
+    #expect(screen.status == 0, "\(screen.errors)")
+    let generated = try sandbox.snapshot()
+    let late = run(sandbox, "strip-demo")
+    #expect(late.status == 1)
+    #expect(
+      late.errors.contains(
+        "Tests/FrontTests/\(name.upper)ViewControllerTests.swift imports TasksFeature"),
+      "\(late.errors)")
+    #expect(late.errors.contains("a screen was generated into the demo's features"))
+    #expect(try sandbox.snapshot() == generated)
+  }
+
   /// A map that names a path outside the project, a path that is not there, or an unknown
   /// directive is refused with its line, before anything is written.
   @Test(arguments: [

@@ -283,6 +283,9 @@ struct RenameTests {
     // So do the guides in docs/.
     let guide = try sandbox.read("docs/network.md")
     #expect(guide.contains("swift run \(upper)") && !guide.contains("swift run \(oldName)"))
+    let generatorGuide = try sandbox.read("docs/generator.md")
+    #expect(generatorGuide.contains("\(lower)://reports/weekly"))
+    #expect(generatorGuide.contains("`// trellis:` markers"))  // markers keep their word
     // The modules carry the new name, wherever they are named; the templates name them
     // through {{Project}}, so they do not change.
     #expect(manifest.contains("\"\(upper)Core\", \"\(upper)Network\""))

@@ -181,9 +181,10 @@ public struct TaskPage: Sendable, Equatable {
   }
 }
 
-/// A change this app made to a task, announced by ``TaskService/changes`` as soon as the user
-/// makes it, before the server answers (an optimistic update), and announced again when the
-/// server answers: confirmed as it saved it, or undone when it refused or could not be reached.
+/// A change this app made to a task, announced by ``TaskService/changes``. An edit or a
+/// deletion is announced as soon as the user makes it, before the server answers (an optimistic
+/// update), and again when the server answers: confirmed as it saved it, or undone when it
+/// refused or could not be reached. A creation is announced once the server has saved it.
 public enum TaskChange: Sendable, Equatable {
   /// The task as it now is: as the user changed it, as the server saved it, or (a rollback)
   /// as it was before.

@@ -156,10 +156,15 @@ extension Generator {
         "\"\(found)\" already appears in \(file): after a rename to it, the next rename could "
           + "not tell it from the project's name; choose another name")
     }
-    if let readme = try? fileSystem.read(root + "/README.md"),
-      Self.replacingWord(name.kebab, with: "\u{0}", in: readme) != readme
-    {
-      throw refuse(name.kebab, in: "README.md")  // renamed by word (links, data folder)
+    // README and the guides in docs/ are renamed by word (links, data folder).
+    let guides = fileSystem.entries(in: root + "/docs").sorted().filter { $0.hasSuffix(".md") }
+      .map { "docs/" + $0 }
+    for path in ["README.md"] + guides {
+      if let text = try? fileSystem.read(root + "/" + path),
+        Self.replacingWord(name.kebab, with: "\u{0}", in: text) != text
+      {
+        throw refuse(name.kebab, in: path)
+      }
     }
     for folder in ["App", "Tests/AppTests"] {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
@@ -208,9 +213,17 @@ extension Generator {
     ] {
       targets.append((path, { renamingModules(renamingCommands($0)) }))
     }
-    // The guides in docs/ name the modules and show the commands, as README does.
-    for entry in fileSystem.entries(in: root + "/docs").sorted() where entry.hasSuffix(".md") {
-      targets.append(("docs/" + entry, { renamingModules(renamingCommands($0)) }))
+    // The guides in docs/ name the modules, show the commands and the app's words, as README
+    // does.
+    for path in guides {
+      targets.append(
+        (
+          path,
+          {
+            Self.replacingWord(oldWord, with: name.kebab, in: renamingModules(renamingCommands($0)))
+          }
+        )
+      )
     }
     // In Swift files the renamed imports are sorted again, as `swift format` wants them
     // (`import Testing` now sorts after `import AcmeCore`).

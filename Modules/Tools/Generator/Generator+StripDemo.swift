@@ -26,14 +26,14 @@ extension Generator {
     var removals: [String: String] = [:]
     var removalOrder: [String] = []
     var writes: [(path: String, contents: String)] = []
-    var removedFolders: Set<String> = []
+    var removedPaths: Set<String> = []
     for (number, rawLine) in try read(mapPath).components(separatedBy: "\n").enumerated() {
       let line = rawLine.trimmingCharacters(in: .whitespaces)
       guard !line.isEmpty, !line.hasPrefix("#") else { continue }
       let words = line.split(separator: " ").map(String.init)
       switch (words.first, words.count) {
       case ("remove", 2):
-        removedFolders.insert(words[1])
+        removedPaths.insert(words[1])
         for file in try filesToRemove(words[1], in: mapPath, line: number + 1)
         where removals[file] == nil {
           do {
@@ -58,13 +58,30 @@ extension Generator {
     }
     // The demo's features are the ones the map removes; any other was generated.
     let generated = PackageManifest(source: manifest).features.filter {
-      !removedFolders.contains("\(Self.featuresFolder)/\($0)")
+      !removedPaths.contains("\(Self.featuresFolder)/\($0)")
     }
     guard generated.isEmpty else {
       throw GeneratorError(
         "screens were generated already (Package.swift lists the features "
           + generated.joined(separator: ", ") + "), and they may use the demo's services: "
           + "strip the demo first, then generate; nothing was changed")
+    }
+    // A screen generated into one of the demo's features (`--feature tasks`) goes with the
+    // feature, but its tests would stay behind, importing a module that is gone.
+    let demoModules = PackageManifest(source: manifest).features
+      .filter { removedPaths.contains("\(Self.featuresFolder)/\($0)") }
+      .flatMap { ["\($0)Feature", "\($0)FeatureFront"] }
+    for file in fileSystem.swiftFiles(under: root + "/Tests").sorted() {
+      let relative = String(file.dropFirst(root.count + 1))
+      guard removals[relative] == nil, !writes.contains(where: { $0.path == relative }),
+        let text = try? fileSystem.read(file)
+      else { continue }
+      if let module = demoModules.first(where: { text.contains("import \($0)\n") }) {
+        throw GeneratorError(
+          "\(relative) imports \(module), a demo feature strip-demo removes: a screen was "
+            + "generated into the demo's features; strip the demo first, then generate; nothing "
+            + "was changed")
+      }
     }
     var changes = ChangeSet()
     for (path, contents) in writes {

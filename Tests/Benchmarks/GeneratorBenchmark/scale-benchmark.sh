@@ -115,8 +115,9 @@ time_link() {
 
 # Turns the copy into the one-module design: each generated screen's reactor and provider move
 # to `Modules/Reactor/<Name>View/` (the `TrellisReactor` module) and its view to
-# `Modules/Front/Views/<Name>View/` (the `TrellisFront` module), as before feature modules; no
-# `features`, and what imported `<Name>Feature` or `<Name>FeatureFront` imports the
+# `Modules/Front/Views/<Name>View/` (the `TrellisFront` module), as before feature modules; they
+# leave `features` (the demo's own features stay), and what imported `<Name>Feature` or
+# `<Name>FeatureFront` imports the
 # layers' modules, which it already does.
 one_module() {
   local feature name

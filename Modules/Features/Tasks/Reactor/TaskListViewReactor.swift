@@ -5,7 +5,8 @@ import TrellisService
 
 /// A project's tasks, searched as the user types and loaded a page at a time; a task created,
 /// changed or deleted elsewhere (a server event) refreshes the list, and one changed or deleted
-/// in this app (``TaskService/changes``) changes its row at once, before the server answers.
+/// in this app (``TaskService/changes``) changes its row at once, before the server answers; a
+/// task created in this app (from any screen) brings the list to its project, loaded afresh.
 ///
 /// - **Search**: each keystroke sets ``State/query`` at once; the search runs ``searchDelay``
 ///   after the last one (a debounce, on the injected clock), and the latest query wins: a new
