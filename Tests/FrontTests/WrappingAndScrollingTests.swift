@@ -111,12 +111,12 @@ struct WrappingAndScrollingTests {
     #expect(few == [1])
   }
 
-  /// The footer drops the least useful hints first and always keeps "Ctrl-C quit".
+  /// The footer drops the least useful hints first and always keeps "Ctrl-Q quit".
   @Test(arguments: [
-    (80, " Tab next · Enter choose · Esc back · Ctrl-C quit"),
-    (40, " Tab next · Esc back · Ctrl-C quit"),
-    (30, " Esc back · Ctrl-C quit"),
-    (20, " Ctrl-C quit"),
+    (80, " Tab next · Enter choose · Esc back · Ctrl-Q quit"),
+    (40, " Tab next · Esc back · Ctrl-Q quit"),
+    (30, " Esc back · Ctrl-Q quit"),
+    (20, " Ctrl-Q quit"),
   ])
   func theFooterKeepsCtrlCQuit(columns: Int, footer: String) {
     let window = Window(size: TerminalSize(columns: columns, rows: 8))

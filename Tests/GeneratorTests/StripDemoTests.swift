@@ -76,6 +76,11 @@ struct StripDemoTests {
     }
     #expect(!(try sandbox.read("Package.swift")).contains("Demo"))
     #expect(sandbox.exists("App/HomeViewController.swift"))
+    // Its help speaks of the app, not of the demo's backend, accounts and links.
+    let help = try sandbox.read("App/AppConfiguration+Usage.swift")
+    for demo in ["DemoServer", "alice", "--instant", "/tasks", "demo"] {
+      #expect(!help.contains(demo), "\(demo)")
+    }
     #expect(!(try sandbox.read("Package.swift")).contains("\"Tasks\""))
     #expect(result.output.contains("deleted Modules/DemoBackend/DemoBackend.swift"))
     #expect(result.output.contains("Next:"))

@@ -270,7 +270,7 @@ struct RenameTests {
     #expect(composition.contains("// trellis:menu-entries"))
     #expect(try sandbox.read("App/Application.swift").contains("\"\(upper): \\(message)"))
     // The help text follows the identity.
-    let configuration = try sandbox.read("App/AppConfiguration.swift")
+    let configuration = try sandbox.read("App/AppConfiguration+Usage.swift")
     #expect(configuration.contains("$XDG_DATA_HOME/\(lower)"))
     #expect(!configuration.contains("$XDG_DATA_HOME/\(oldName.lowercased())"))
     let appTests = try FileManager.default.contentsOfDirectory(
@@ -391,7 +391,7 @@ struct RenameTests {
     let (upper, lower) = old == "Acme" ? ("Abacus", "abacus") : ("Acme", "acme")
     #expect(sandbox.run("rename", "My App").status == 0)
     #expect(sandbox.run("rename", upper).status == 0)
-    let help = try sandbox.read("App/AppConfiguration.swift")
+    let help = try sandbox.read("App/AppConfiguration+Usage.swift")
     #expect(help.contains("\(lower)://tasks/ID"))
     #expect(!help.contains("\(old.lowercased())://"))
     #expect(try sandbox.read("App/CompositionRoot.swift").contains("linkScheme = \"\(lower)\""))

@@ -25,7 +25,7 @@ public struct TerminalSize: Sendable, Equatable {
 /// (the top screen's elements)
 ///
 /// ✓ Task created                                                <- toast
-/// Tab next · Enter choose · Esc back · Ctrl-O menu · Ctrl-C quit
+/// Tab next · Enter choose · Esc back · Ctrl-O menu · Ctrl-Q quit
 /// ```
 @MainActor
 public final class Window {
@@ -314,11 +314,11 @@ public final class Window {
   }
 
   /// The key hints that fit in `width` columns: the least useful go first ("Enter choose",
-  /// then "Tab next", "Ctrl-O menu", "Esc back"); "Ctrl-C quit" stays.
+  /// then "Tab next", "Ctrl-O menu", "Esc back"); "Ctrl-Q quit" stays.
   private func help(width: Int) -> String {
     var hints: [(text: String, keep: Int)] = [
       ("Tab next", 2), ("Enter choose", 1), ("Esc back", 4), ("Ctrl-O menu", 3),
-      ("Ctrl-C quit", Int.max),
+      ("Ctrl-Q quit", Int.max),
     ]
     if slideMenu == nil { hints.remove(at: 3) }
     func line() -> String { " " + hints.map(\.text).joined(separator: " · ") }

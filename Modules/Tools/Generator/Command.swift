@@ -265,8 +265,7 @@ public enum GeneratorCommand {
         "  swift build && swift test",
         "  swift run \(product) --server https://your.api   (or set CompositionRoot.defaultServer)",
         "  swift run trellis-gen screen NAME   (a screen on the home screen and in the menu)",
-        "  Then rewrite what still speaks of the demo: the app's --help",
-        "  (App/AppConfiguration.swift) and the layers' README files.",
+        "  Then rewrite what still speaks of the demo: the layers' README files and docs/.",
       ].joined(separator: "\n")
     case "rename":
       return [
