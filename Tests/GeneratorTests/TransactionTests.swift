@@ -392,7 +392,7 @@ struct RenameTests {
     #expect(sandbox.run("rename", "My App").status == 0)
     #expect(sandbox.run("rename", upper).status == 0)
     let help = try sandbox.read("App/AppConfiguration+Usage.swift")
-    #expect(help.contains("\(lower)://tasks/ID"))
+    #expect(help.contains("\(lower)://home"))
     #expect(!help.contains("\(old.lowercased())://"))
     #expect(try sandbox.read("App/CompositionRoot.swift").contains("linkScheme = \"\(lower)\""))
     let readme = try sandbox.read("README.md")
