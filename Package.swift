@@ -89,7 +89,7 @@ let featureProducts: [Product] = features.map {
 
 let package = Package(
   name: "Trellis",
-  // Observation\'s floor: the portable layers build for these (see docs/apple.md); newer
+  // Observation's floor: the portable layers build for these (see docs/apple.md); newer
   // APIs are used only behind `#available`.
   platforms: [.iOS(.v17), .macOS(.v14)],
   products: layerProducts + featureProducts + [

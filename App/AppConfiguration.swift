@@ -4,7 +4,8 @@ import TrellisNetwork
 
 /// How the app was asked to run: from command-line options, then environment variables.
 struct AppConfiguration: Equatable {
-  /// The backend's address; `nil` runs the embedded demo backend in process.
+  /// The backend's address (`--server`); `nil` leaves it to the composition root (the demo's
+  /// runs its embedded backend in process).
   var server: URL?
   /// A script to run instead of the interactive terminal UI.
   var scriptPath: String?
@@ -17,7 +18,7 @@ struct AppConfiguration: Equatable {
   var logFile: String?
   /// Where the session is saved; default: the XDG data directory.
   var dataDirectory: String?
-  /// Run the embedded backend without its demo latency.
+  /// Run the demo's embedded backend without its latency (`--instant`; nothing else uses it).
   var isInstant = false
   /// In script mode, print only failures (not each changed screen).
   var isQuiet = false

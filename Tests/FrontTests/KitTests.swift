@@ -42,7 +42,7 @@ struct KitTests {
     let runaway = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 40)
     #expect(decoder.decode(runaway).isEmpty)
     #expect(decoder.decode(Array("d".utf8)) == [.character("d")])
-    // ESC before a control key: Escape, then the key (Esc, Ctrl-Q quits).
+    // ESC before a control key: Escape, then the key (Esc, Ctrl-C quits).
     #expect(decoder.decode([0x1B, 0x03]) == [.escape, .quit])
     // ESC ESC: Escape, then the next one decides.
     #expect(decoder.decode([0x1B, 0x1B, UInt8(ascii: "["), UInt8(ascii: "A")]) == [.escape, .up])

@@ -118,7 +118,7 @@ struct WrappingAndScrollingTests {
     (30, " Esc back · Ctrl-Q quit"),
     (20, " Ctrl-Q quit"),
   ])
-  func theFooterKeepsCtrlCQuit(columns: Int, footer: String) {
+  func theFooterKeepsCtrlQQuit(columns: Int, footer: String) {
     let window = Window(size: TerminalSize(columns: columns, rows: 8))
     window.setRoot(ElementsScreen([.text("Hello")]))
     #expect(rows(window).last == footer)

@@ -6,15 +6,33 @@ import Testing
 @Suite("Stripping the demo")
 struct StripDemoTests {
   /// A sandbox of the whole project as a fresh clone has it: the features a team generated
-  /// since are taken off the manifest's list (their folders stay), since strip-demo runs only
-  /// before any; the demo's features (those the strip map removes) stay listed.
+  /// since are taken off the manifest's list (their folders stay), and the tests of screens it
+  /// generated into the demo's features are left out, since strip-demo runs only before any;
+  /// the demo's features (those the strip map removes) stay listed.
   private func demoSandbox() throws -> Sandbox {
     let sandbox = try Sandbox(including: ["Tests"])
-    let demoFeatures = try sandbox.read("Templates/StripDemo/strip.map")
-      .components(separatedBy: "\n").compactMap { line -> String? in
-        let prefix = "remove Modules/Features/"
-        return line.hasPrefix(prefix) ? "  \"\(line.dropFirst(prefix.count))\"," : nil
-      }
+    let map = try sandbox.read("Templates/StripDemo/strip.map").components(separatedBy: "\n")
+    let demoFeatures = map.compactMap { line -> String? in
+      let prefix = "remove Modules/Features/"
+      return line.hasPrefix(prefix) ? "  \"\(line.dropFirst(prefix.count))\"," : nil
+    }
+    let handled = map.compactMap { line -> String? in
+      let words = line.split(separator: " ")
+      return words.first == "remove" || words.first == "write" ? words.last.map(String.init) : nil
+    }
+    let demoModules = demoFeatures.flatMap { entry in
+      let feature = entry.trimmingCharacters(in: CharacterSet(charactersIn: " \","))
+      return ["\(feature)Feature", "\(feature)FeatureFront"]
+    }
+    let tests = FileManager.default.enumerator(atPath: sandbox.root + "/Tests")
+    while let file = tests?.nextObject() as? String {
+      let path = "Tests/" + file
+      guard path.hasSuffix(".swift"),
+        !handled.contains(where: { path == $0 || path.hasPrefix($0 + "/") }),
+        try demoModules.contains(where: { Generator.imports(try sandbox.read(path), module: $0) })
+      else { continue }
+      try FileManager.default.removeItem(atPath: sandbox.root + "/" + path)
+    }
     #expect(demoFeatures.count == 3, "\(demoFeatures)")
     let manifest = try sandbox.read("Package.swift")
     var lines = manifest.components(separatedBy: "\n")
@@ -129,12 +147,24 @@ struct StripDemoTests {
     let generated = try sandbox.snapshot()
     let late = run(sandbox, "strip-demo")
     #expect(late.status == 1)
-    #expect(
-      late.errors.contains(
-        "Tests/FrontTests/\(name.upper)ViewControllerTests.swift imports TasksFeature"),
-      "\(late.errors)")
-    #expect(late.errors.contains("a screen was generated into the demo's features"))
+    #expect(late.errors.contains(" imports TasksFeature"), "\(late.errors)")
+    #expect(late.errors.contains("a screen generated into the demo's features"))
     #expect(try sandbox.snapshot() == generated)
+  }
+
+  /// An import is found however it is written, and a longer module's name is not taken for it.
+  @Test func importsAreFoundInEveryForm() {
+    for source in [
+      "import TasksFeature\n", "import Testing\n@testable import TasksFeature",
+      "import struct TasksFeature.TaskListViewReactor\r\n", "  import TasksFeature // list\n",
+    ] {
+      #expect(Generator.imports(source, module: "TasksFeature"), "\(source)")
+    }
+    for source in [
+      "import TasksFeatureFront\n", "// import TasksFeature\n", "let s = \"x import TasksFeature\"",
+    ] {
+      #expect(!Generator.imports(source, module: "TasksFeature"), "\(source)")
+    }
   }
 
   /// A map that names a path outside the project, a path that is not there, or an unknown

@@ -125,6 +125,11 @@ struct RequestBuildingTests {
     }
     #expect("\(request)".contains("api.test/x?api_key=…&query=…"))
     #expect(request.target == "/x?api_key=…&query=…")
+    // A bare item may be a token itself; empty items show nothing.
+    request.url = URL(string: "https://api.test/y?abc123&&page=2")!
+    #expect(request.target == "/y?…&page=…")
+    request.url = URL(string: "https://api.test/z#frag")!
+    #expect(request.target == "/z" && request.redactedURL == "https://api.test/z")
   }
 
   @Test func theSecretListMatchesNamesInAnySpelling() {

@@ -3,8 +3,8 @@ import TrellisCore
 
 /// A request on its way to the transport: what plugins prepare and transports send.
 ///
-/// Its `description` never shows a secret: sensitive header values, sensitive query items and
-/// the body are left out.
+/// Its `description` never shows a secret: sensitive header values, every query value and the
+/// body are left out.
 public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   CustomDebugStringConvertible
 {
@@ -62,9 +62,10 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   /// query items, each with `…` for its value.
   private static func eliding(_ text: String, queryOf url: URL) -> String {
     let base = text.prefix { $0 != "?" && $0 != "#" }
+    // An item without a value (`?abc123`) may itself be one: it shows as `…` too.
     let names =
       URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems?
-      .map { "\($0.name)=…" } ?? []
+      .filter { !$0.name.isEmpty }.map { $0.value == nil ? "…" : "\($0.name)=…" } ?? []
     return names.isEmpty ? String(base) : base + "?" + names.joined(separator: "&")
   }
 

@@ -9,8 +9,9 @@ extension Generator {
   /// writes the rendered template at `PATH`, replacing the file there.
   ///
   /// - Throws: ``GeneratorError`` when the demo is gone already, when screens were generated
-  ///   (they may use the demo's services: strip first, then generate), when the map names a
-  ///   path that is not there or a symbolic link, or when a file cannot be read.
+  ///   (they may use the demo's services: strip first, then generate), when a test the map
+  ///   keeps imports a demo feature it removes (a screen generated into one), when the map
+  ///   names a path that is not there or a symbolic link, or when a file cannot be read.
   public func planStripDemo() throws(GeneratorError) -> ChangeSet {
     let manifest = try read(Self.manifestPath)
     guard fileSystem.exists(root + "/" + Self.stripDemoFolder + "/strip.map") else {
@@ -76,11 +77,11 @@ extension Generator {
       guard removals[relative] == nil, !writes.contains(where: { $0.path == relative }),
         let text = try? fileSystem.read(file)
       else { continue }
-      if let module = demoModules.first(where: { text.contains("import \($0)\n") }) {
+      if let module = demoModules.first(where: { Self.imports(text, module: $0) }) {
         throw GeneratorError(
-          "\(relative) imports \(module), a demo feature strip-demo removes: a screen was "
-            + "generated into the demo's features; strip the demo first, then generate; nothing "
-            + "was changed")
+          "\(relative) imports \(module), a demo feature strip-demo removes, and would outlive "
+            + "it: move or delete it (a screen generated into the demo's features: strip the "
+            + "demo first, then generate); nothing was changed")
       }
     }
     var changes = ChangeSet()
@@ -148,5 +149,15 @@ extension Generator {
     guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
       throw GeneratorError("\(map):\(line): \(path) is not a path inside the project")
     }
+  }
+
+  /// Whether the Swift `source` imports `module` (`import M`, `@testable import M`,
+  /// `import struct M.Type`), in any layout of spaces and line endings.
+  static func imports(_ source: String, module: String) -> Bool {
+    guard
+      let declaration = try? Regex(
+        #"(?m)^[ \t]*(?:@\w+[ \t]+)*import[ \t]+(?:\w+[ \t]+)?"# + module + #"(?:[.\s]|$)"#)
+    else { return false }
+    return source.contains(declaration)
   }
 }
