@@ -217,7 +217,9 @@ let package = Package(
     .testTarget(name: "CoreTestingTests", dependencies: ["TrellisCore", "TrellisCoreTesting"]),
     .testTarget(
       name: "NetworkTests",
-      dependencies: ["TrellisNetwork", "TrellisLoopbackServer", "TrellisCore"]),
+      dependencies: [
+        "TrellisNetwork", "TrellisLoopbackServer", "TrellisCore", "TrellisCoreTesting",
+      ]),
     .testTarget(
       name: "LoopbackServerTests",
       dependencies: ["TrellisLoopbackServer", "TrellisNetwork", "TrellisCore"],
@@ -232,12 +234,13 @@ let package = Package(
       name: "ServiceTests",
       dependencies: [
         "TrellisService", "TrellisRepository", "TrellisNetwork", "TrellisCore",
-        "TrellisTestSupport",
+        "TrellisCoreTesting", "TrellisTestSupport",
       ]),
     .testTarget(
       name: "DemoBackendTests",
       dependencies: [
         "TrellisDemoBackend", "TrellisLoopbackServer", "TrellisNetwork", "TrellisCore",
+        "TrellisCoreTesting",
       ]),
     .testTarget(
       name: "ReactorTests",

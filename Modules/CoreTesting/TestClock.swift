@@ -69,13 +69,7 @@ public final class TestClock: Clock, Sendable {
   /// begin after `send` returns), for at most `timeout` of real time; returns whether they do.
   /// Advance the clock after this, or the sleep may start after the advance and never end.
   public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(2)) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    for _ in 0..<100 where sleeperCount != count { await Task.yield() }
-    while sleeperCount != count {
-      guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
+    await eventually(timeout: timeout) { sleeperCount == count }
   }
 
   /// Suspends until the clock reaches `deadline`.

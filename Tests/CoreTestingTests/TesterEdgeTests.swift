@@ -134,12 +134,18 @@ struct TesterEdgeTests {
   }
 }
 
-/// Whether `condition` holds within a bounded number of yields to the tasks that make it so.
-@MainActor
-func eventually(_ condition: () -> Bool) async -> Bool {
-  for _ in 0..<10_000 {
-    if condition() { return true }
-    await Task.yield()
+@Suite("eventually: a bounded wait")
+struct EventuallyTests {
+  /// It returns as soon as another task makes the condition hold, and gives up at its deadline
+  /// on one that never does (instead of hanging the test).
+  @Test func itSeesAChangeAnotherTaskMakesAndGivesUpOnOneThatNeverComes() async {
+    let flag = AtomicFlag(false)
+    let setter = Task {
+      await Task.yield()
+      flag.set(true)
+    }
+    #expect(await eventually { flag.value })
+    await setter.value
+    #expect(await eventually(timeout: .milliseconds(20)) { false } == false)
   }
-  return condition()
 }

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 
 @Suite("Relay")
 struct RelayTests {
@@ -24,12 +25,12 @@ struct RelayTests {
     #expect(await second.next() == "b")
   }
 
-  @Test func aSubscriptionEndsWhenItsTaskIsCancelled() async {
+  @Test func aSubscriptionEndsWhenItsTaskIsCancelled() async throws {
     let relay = Relay(0)
     let consumer = Task {
       for await _ in relay.values {}
     }
-    while relay.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { relay.subscriberCount > 0 })
     consumer.cancel()
     await consumer.value
     #expect(relay.subscriberCount == 0)
@@ -104,10 +105,10 @@ struct RelayTests {
   }
 
   @Test(.timeLimit(.minutes(1)))
-  func anObserverMayCancelATaskThatIteratesTheSameRelay() async {
+  func anObserverMayCancelATaskThatIteratesTheSameRelay() async throws {
     let relay = Relay(0)
     let consumer = Task { for await _ in relay.changes {} }
-    while relay.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { relay.subscriberCount > 0 })
     let token = relay.observe { _ in consumer.cancel() }
     relay.send(1)
     await consumer.value
@@ -173,10 +174,10 @@ struct BroadcastTests {
     #expect(received == [7])  // delivered, then the loop ended instead of waiting forever
   }
 
-  @Test func aSubscriptionEndsWhenItsTaskIsCancelled() async {
+  @Test func aSubscriptionEndsWhenItsTaskIsCancelled() async throws {
     let broadcast = Broadcast<Int>()
     let consumer = Task { for await _ in broadcast.events {} }
-    while broadcast.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { broadcast.subscriberCount > 0 })
     consumer.cancel()
     await consumer.value
     #expect(broadcast.subscriberCount == 0)

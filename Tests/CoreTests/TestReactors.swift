@@ -259,22 +259,6 @@ final class ScriptReactor: ReactorProtocol {
   }
 }
 
-/// Waits, without a fixed sleep, until `condition` holds: yields to other tasks first, then
-/// checks every millisecond, for at most `timeout`. For conditions nothing notifies about
-/// (a subscriber count dropping after a task is cancelled).
-@MainActor
-func eventually(
-  timeout: Duration = .seconds(2), _ condition: @MainActor () -> Bool
-) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: timeout)
-  for _ in 0..<100 where !condition() { await Task.yield() }
-  while !condition() {
-    guard ContinuousClock.now < deadline else { return false }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return true
-}
-
 extension Trait where Self == ConditionTrait {
   /// For a test of what `Task.immediate` guarantees (an effect's first part runs within the
   /// `send` that started it): skipped when the run takes Core's fallbacks (`TRELLIS_FALLBACKS=1`),

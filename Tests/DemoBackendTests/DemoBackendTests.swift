@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
@@ -419,7 +420,7 @@ struct DemoBehaviourTests {
     #expect(stream.status == 200)
     var parser = ServerSentEventParser()
     var chunks = stream.body.makeAsyncIterator()
-    while backend.events.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { backend.events.subscriberCount > 0 })
     backend.createTaskElsewhere(projectID: 4, title: "Not for alice")  // alice is not a member
     backend.createTaskElsewhere(projectID: 1, title: "Made by Carol")
     var events: [ServerSentEvent] = []
@@ -449,7 +450,7 @@ struct DemoBehaviourTests {
       to: HTTPRequest(
         method: .get, url: URL(string: "http://demo/events")!,
         headers: ["Authorization": "Bearer \(tokens.accessToken)"]))
-    while backend.events.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { backend.events.subscriberCount > 0 })
     #expect(backend.revokeSessions(of: "alice"))
     var parser = ServerSentEventParser()
     var events: [ServerSentEvent] = []
@@ -465,7 +466,7 @@ struct DemoBehaviourTests {
       to: HTTPRequest(
         method: .get, url: URL(string: "http://demo/events")!,
         headers: ["Authorization": "Bearer \(again.accessToken)"]))
-    while backend.events.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { backend.events.subscriberCount > 0 })
     backend.createTaskElsewhere(projectID: 1, title: "After sign-in")
     var freshParser = ServerSentEventParser()
     var freshEvents: [ServerSentEvent] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
@@ -200,7 +201,7 @@ struct AuthPluginTests {
       let requester = makeRequester(plugins: [AuthPlugin(source: source)])
       let waiting = Task { try await requester.request(.item(id: 1)) }
       let patient = Task { try await requester.request(.item(id: 2), as: Item.self) }
-      while source.refreshes == 0 { await Task.yield() }
+      try #require(await eventually { source.refreshes > 0 })
       waiting.cancel()
       let cancelled = await waiting.result
       if case .failure(let error as HTTPError) = cancelled {

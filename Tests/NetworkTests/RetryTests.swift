@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
@@ -130,7 +131,7 @@ struct RetryTests {
     try await withServer(router) { _ in
       let requester = makeRequester(plugins: [RetryPlugin(policy: policy)])
       let task = Task { try await requester.request(.item(id: 1)) }
-      while sequence.callCount == 0 { await Task.yield() }
+      try #require(await eventually { sequence.callCount > 0 })
       task.cancel()
       // Had the cancellation not cut the 30 s wait short, the retry would have succeeded.
       let result = await task.result

@@ -40,7 +40,7 @@ struct TaskListViewReactorTests {
     let tester = ReactorTester(
       TaskListViewReactor(serviceProvider: TestServices(taskService: tasks)))
     tester.send(.refresh)  // starts the reactor (no project yet: nothing to refresh)
-    while tasks.changes.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { tasks.changes.subscriberCount > 0 })
     let created = try await tasks.createTask(
       TaskDraft(projectID: 2, title: "New endpoint", body: ""))
     try await tester.expect { $0.projectID = 2 }
@@ -64,7 +64,7 @@ struct TaskListViewReactorTests {
     tester.isExhaustive = false
     await tester.reactor.waitUntilIdle()
     tester.skipOutputs()
-    while connection.events.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { connection.events.subscriberCount > 0 })
     let created = TaskItem(id: 9, projectID: 1, title: "From Carol")
     tasks.setTasks([created])
     connection.events.send(.taskCreated(TaskItem(id: 10, projectID: 2, title: "Other project")))
@@ -136,7 +136,7 @@ struct TaskListViewReactorTests {
       TaskItem(id: 7, projectID: 1, title: "Fix the crash"),
       TaskItem(id: 8, projectID: 1, title: "Created meanwhile"),
     ])
-    while connection.state.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { connection.state.subscriberCount > 0 })
     connection.state.send(.reconnecting)
     connection.state.send(.online)
     try await tester.expect { $0.isLoading = true }
@@ -360,7 +360,7 @@ struct TaskListViewReactorTests {
     await tester.reactor.waitUntilIdle()
     tester.skipOutputs()
     tester.isExhaustive = true
-    while tasks.changes.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { tasks.changes.subscriberCount > 0 })
     let rows = items.reversed().map { Self.row($0.id, $0.title) }
     var done = items[1]
     done.isDone = true

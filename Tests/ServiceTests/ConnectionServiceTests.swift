@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisNetwork
 import TrellisRepository
 import TrellisTestSupport
@@ -36,12 +37,12 @@ struct ConnectionServiceTests {
     let repo = FakeEventRepo()
     let auth = try await signedInAuthService()
     let service = ConnectionServiceImpl(repo: repo, authService: auth)
-    while repo.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { repo.subscriberCount > 0 })
     #expect(repo.connectionCount == 1)
     await auth.logout()
-    while repo.subscriberCount > 0 { await Task.yield() }
+    try #require(await eventually { repo.subscriberCount == 0 })
     _ = try await auth.login(username: "alice", password: "alice1234")
-    while repo.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { repo.subscriberCount > 0 })
     #expect(repo.connectionCount == 2)
     _ = service
   }
@@ -50,7 +51,7 @@ struct ConnectionServiceTests {
     let repo = FakeEventRepo()
     let service = ConnectionServiceImpl(repo: repo, authService: try await signedInAuthService())
     var events = service.events.events.makeAsyncIterator()
-    while repo.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { repo.subscriberCount > 0 })
     let task = TaskModel(
       id: 9, projectID: 1, title: "From Carol", body: "", milestoneID: nil, tagIDs: [],
       assigneeIDs: [],
@@ -70,7 +71,7 @@ struct ConnectionServiceTests {
     let auth = try await signedInAuthService()
     let service = ConnectionServiceImpl(repo: repo, authService: auth)
     var states = auth.sessionState.changes.makeAsyncIterator()
-    while repo.subscriberCount == 0 { await Task.yield() }
+    try #require(await eventually { repo.subscriberCount > 0 })
     repo.send(.sessionRevoked(reason: "revoked"))
     #expect(await states.next() == .expired(reason: "Your session was ended on the server."))
     _ = service
