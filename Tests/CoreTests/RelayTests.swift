@@ -3,7 +3,7 @@ import Testing
 import TrellisCore
 import TrellisCoreTesting
 
-@Suite("Relay")
+@Suite("Relay", .timeLimit(.minutes(1)))
 struct RelayTests {
   @Test func valuesStartWithTheCurrentValueThenEachChange() async {
     let relay = Relay(1)
@@ -147,7 +147,7 @@ struct RelayTests {
   }
 }
 
-@Suite("Broadcast")
+@Suite("Broadcast", .timeLimit(.minutes(1)))
 struct BroadcastTests {
   @Test func everySubscriberGetsEveryLaterEventInOrder() async {
     let broadcast = Broadcast<Int>()

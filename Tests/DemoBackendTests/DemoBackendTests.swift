@@ -354,7 +354,7 @@ struct DemoDataTests {
   }
 }
 
-@Suite("Demo backend: files, failures, latency and events")
+@Suite("Demo backend: files, failures, latency and events", .timeLimit(.minutes(1)))
 struct DemoBehaviourTests {
   private func multipart(_ name: String, _ bytes: Data) -> (HTTPHeaders, Data) {
     let boundary = "b0undary"

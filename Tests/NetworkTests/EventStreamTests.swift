@@ -6,7 +6,7 @@ import TrellisLoopbackServer
 
 @testable import TrellisNetwork
 
-@Suite("EventStreamClient over the loopback server")
+@Suite("EventStreamClient over the loopback server", .timeLimit(.minutes(2)))
 struct EventStreamTests {
   private func client(
     source: FakeTokenSource = FakeTokenSource(token: freshToken()),

@@ -4,7 +4,7 @@ import TrellisCore
 import TrellisLoopbackServer
 import TrellisNetwork
 
-@Suite("Requests over real HTTP on loopback")
+@Suite("Requests over real HTTP on loopback", .timeLimit(.minutes(2)))
 struct LoopbackIntegrationTests {
   @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
     let router = Router()

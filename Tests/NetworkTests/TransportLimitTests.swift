@@ -27,7 +27,7 @@ private func transportFailure(of error: HTTPError) -> TransportFailure.Kind? {
   return nil
 }
 
-@Suite("URLSessionTransport: deadlines, cut bodies and size limits")
+@Suite("URLSessionTransport: deadlines, cut bodies and size limits", .timeLimit(.minutes(2)))
 struct TransportLimitTests {
   @Test func theTimeoutIsADeadlineEvenWhenTheServerTricklesBytes() async throws {
     let router = Router()

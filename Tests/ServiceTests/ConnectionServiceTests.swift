@@ -9,7 +9,7 @@ import TrellisTestSupport
 
 @testable import TrellisService
 
-@Suite("ConnectionService")
+@Suite("ConnectionService", .timeLimit(.minutes(1)))
 struct ConnectionServiceTests {
   private func signedInAuthService() async throws -> AuthServiceImpl {
     let auth = AuthServiceImpl(repo: FakeAuthRepo(), store: InMemorySessionStore())
