@@ -165,6 +165,24 @@ struct TaskListViewReactorTests {
     Choice(id: id, title: title, detail: done ? "#\(id) · done" : "#\(id)")
   }
 
+  /// A tester whose list shows the first page (tasks 5 and 4, pages of two) of project 1's five
+  /// tasks, every state on the way asserted.
+  private func showingFirstPageOfFive(
+    _ tasks: FakeTaskService, clock: TestClock = TestClock()
+  ) async throws -> ReactorTester<TaskListViewReactor> {
+    tasks.setTasks((1...5).map { TaskItem(id: $0, projectID: 1, title: "Task \($0)") })
+    let tester = makeTester(tasks, clock: clock)
+    tester.send(.selectProject(1))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.tasks = [Self.row(5, "Task 5"), Self.row(4, "Task 4")]
+      $0.nextCursor = "4"
+    }
+    try await tester.expect { $0.isLoading = false }
+    return tester
+  }
+
   /// Typing runs one search per pause: nothing is asked before the pause is over, a trailing
   /// space asks nothing new, a query without a match says so, and clearing the field shows the
   /// list at once. No real time passes: the test moves the clock.
@@ -259,17 +277,8 @@ struct TaskListViewReactorTests {
   /// the old list with the new query's tasks).
   @Test func noPageLoadsWhileASearchIsPending() async throws {
     let tasks = FakeTaskService(pageSize: 2)
-    tasks.setTasks((1...5).map { TaskItem(id: $0, projectID: 1, title: "Task \($0)") })
     let clock = TestClock()
-    let tester = makeTester(tasks, clock: clock)
-    tester.send(.selectProject(1))
-    try await tester.expect { $0.projectID = 1 }
-    try await tester.expect { $0.isLoading = true }
-    try await tester.expect {
-      $0.tasks = [Self.row(5, "Task 5"), Self.row(4, "Task 4")]
-      $0.nextCursor = "4"
-    }
-    try await tester.expect { $0.isLoading = false }
+    let tester = try await showingFirstPageOfFive(tasks, clock: clock)
     try await tester.send(.search("task 1")) {
       $0.query = "task 1"
       $0.nextCursor = nil
@@ -288,16 +297,7 @@ struct TaskListViewReactorTests {
   /// refresh reloads as many tasks as were shown, so the user keeps their place.
   @Test func pagesLoadOnceAtATimeAndARefreshKeepsThePlace() async throws {
     let tasks = FakeTaskService(pageSize: 2)
-    tasks.setTasks((1...5).map { TaskItem(id: $0, projectID: 1, title: "Task \($0)") })
-    let tester = makeTester(tasks)
-    tester.send(.selectProject(1))
-    try await tester.expect { $0.projectID = 1 }
-    try await tester.expect { $0.isLoading = true }
-    try await tester.expect {
-      $0.tasks = [Self.row(5, "Task 5"), Self.row(4, "Task 4")]
-      $0.nextCursor = "4"
-    }
-    try await tester.expect { $0.isLoading = false }
+    let tester = try await showingFirstPageOfFive(tasks)
 
     tasks.holdTaskLists()
     try await tester.send(.loadMore) { $0.isLoadingMore = true }

@@ -58,9 +58,9 @@ extension Generator {
       }
     }
     // The demo's features are the ones the map removes; any other was generated.
-    let generated = PackageManifest(source: manifest).features.filter {
-      !removedPaths.contains("\(Self.featuresFolder)/\($0)")
-    }
+    let features = PackageManifest(source: manifest).features
+    let demoFeatures = features.filter { removedPaths.contains("\(Self.featuresFolder)/\($0)") }
+    let generated = features.filter { !demoFeatures.contains($0) }
     guard generated.isEmpty else {
       throw GeneratorError(
         "screens were generated already (Package.swift lists the features "
@@ -69,9 +69,7 @@ extension Generator {
     }
     // A screen generated into one of the demo's features (`--feature tasks`) goes with the
     // feature, but its tests would stay behind, importing a module that is gone.
-    let demoModules = PackageManifest(source: manifest).features
-      .filter { removedPaths.contains("\(Self.featuresFolder)/\($0)") }
-      .flatMap { ["\($0)Feature", "\($0)FeatureFront"] }
+    let demoModules = demoFeatures.flatMap { ["\($0)Feature", "\($0)FeatureFront"] }
     for file in fileSystem.swiftFiles(under: root + "/Tests").sorted() {
       let relative = String(file.dropFirst(root.count + 1))
       guard removals[relative] == nil, !writes.contains(where: { $0.path == relative }),
