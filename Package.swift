@@ -262,7 +262,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "Trellis", "TrellisFront", "TrellisReactor", "TrellisService", "TrellisDemoBackend",
-        "TrellisLoopbackServer", "TrellisCore",
+        "TrellisLoopbackServer", "TrellisCore", "TrellisCoreTesting",
       ]
         + featureReactorModules + featureFrontModules),
   ] + featureTargets,

@@ -39,10 +39,12 @@ enum CompositionRoot {
   {
     let server = makeServer(configuration, embeddedBackend: embeddedBackend)
     let services = makeServices(configuration, server: server)
-    let screens = Screens(services: services, links: DeepLinkRouter(scheme: linkScheme))
+    // The window owns the links; the screens' factories only reach them (see `Screens.links`).
+    let links = DeepLinkRouter(scheme: linkScheme)
+    let screens = Screens(services: services, links: links)
     screens.registerRoutes()
     let window = Window(appName: "Trellis")
-    window.deepLinks = screens.links
+    window.deepLinks = links
     window.setRoot(screens.makeSplashViewController())
     return AppDependencies(
       window: window, backend: server.embeddedBackend, authService: services.authService)
@@ -86,7 +88,9 @@ enum CompositionRoot {
     // At debug level and below, requests are also logged as cURL lines with their JSON and
     // form bodies, secrets redacted.
     let verbose = configuration.logLevel <= .debug
-    // What the user searches for (`?query=`) is theirs: redacted from the log like a secret.
+    // What the user searches for (`?query=`) is theirs: redacted from the HTTP log like a
+    // secret. (A reactor trace, `--trace TaskListViewReactor`, opted into for debugging, shows
+    // the search's actions as typed.)
     let loggingPlugin = LoggingPlugin(
       logger: Logger(category: "HTTP"), redactor: SecretRedactor(additionalKeys: ["query"]),
       logsCurl: verbose, logsBodies: verbose)
@@ -162,8 +166,10 @@ enum CompositionRoot {
 struct Screens {
   /// The services every reactor gets.
   let services: AppServices
-  /// The app's links: `registerRoutes()` says which screens each opens.
-  let links: DeepLinkRouter
+  /// The app's links: `registerRoutes()` says which screens each opens. Held weakly: the
+  /// window owns them, and their routes hold these factories (a strong reference back would
+  /// keep the router, the screens' factories and every service alive for good).
+  weak var links: DeepLinkRouter?
 
   // MARK: Shell: launch, sign-in, home
 
@@ -248,6 +254,7 @@ struct Screens {
 
   /// The screens each link opens, above home.
   func registerRoutes() {
+    guard let links else { return }
     links.register("home") { _ in [] }
     links.register("tasks") { _ in [makeTaskListViewController()] }
     links.register("tasks/:id") { link throws(DeepLinkError) in
@@ -263,7 +270,7 @@ struct Screens {
   /// Signed in (home made), links open in home's `stack`: their screens replace those above
   /// home, and one holding unsaved input asks first. A link that waited for sign-in opens now.
   func openLinks(in stack: NavigationController) {
-    links.attach { [weak stack] screens in
+    links?.attach { [weak stack] screens in
       guard let stack else { return }
       let replace = {
         stack.popToRoot()
@@ -276,6 +283,6 @@ struct Screens {
 
   /// Signed out (sign-in made), a link waits until the user signs in again.
   func holdLinksUntilSignIn() {
-    links.detach()
+    links?.detach()
   }
 }

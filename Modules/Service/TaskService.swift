@@ -24,11 +24,13 @@ public protocol TaskService: Sendable {
   /// The task `id`, in whichever of the user's projects it is (`notFound` if in none).
   func task(id: Int) async throws(ServiceError) -> TaskItem
   /// Changes `task`'s title and done state (`nil`: unchanged); returns the task as the server
-  /// now has it. Announced in ``changes`` before the request, and undone there if it fails.
+  /// now has it. Announced in ``changes`` before the request; if the request fails, announced
+  /// again as the server has the task (read again when the outcome is unknown: kept, and no
+  /// error, when the change was made after all), or as removed when it is gone.
   func updateTask(_ task: TaskItem, title: String?, isDone: Bool?) async throws(ServiceError)
     -> TaskItem
-  /// Deletes `task`. Announced in ``changes`` before the request, and undone there if it
-  /// fails.
+  /// Deletes `task`. Announced in ``changes`` before the request; if the request fails, the
+  /// task is announced restored as the server has it (no error when it is gone after all).
   func deleteTask(_ task: TaskItem) async throws(ServiceError)
   /// The changes this app makes to tasks, as they are made and as the server answers.
   var changes: Broadcast<TaskChange> { get }
@@ -155,10 +157,12 @@ public final class TaskServiceImpl: TaskService {
   /// The task as the server has it after a change failed with `error`: as it was when the
   /// server refused (it answered, and did nothing); read again when the outcome is unknown (no
   /// answer came, or an answer it could not make sense of); as it was when it cannot be read
-  /// now. `nil` when the server says it is gone.
+  /// now. `nil` when the server says it is gone (in its answer, or when read again).
   private func settle(_ task: TaskItem, after error: RepositoryError) async -> TaskItem? {
     switch error {
-    case .unauthorized, .forbidden, .notFound, .validation:
+    case .notFound:
+      return nil
+    case .unauthorized, .forbidden, .validation:
       return task
     case .offline, .server, .invalidResponse, .cancelled:
       do {

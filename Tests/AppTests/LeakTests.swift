@@ -4,6 +4,7 @@ import ShellFeatureFront
 import TasksFeatureFront
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisFront
 import TrellisReactor
 
@@ -15,6 +16,20 @@ struct LeakTests {
   /// The top screen of the signed-in area's stack.
   private func top(_ app: AppHarness) -> ViewController? {
     (app.window.rootViewController as? NavigationController)?.topViewController
+  }
+
+  /// When the app goes, its services go with it, signed in or not: nothing its links' routes
+  /// or its screens' factories hold keeps them (the connection service ends its event stream
+  /// only when it is released).
+  @Test func theServicesAreReleasedWithTheApp() async throws {
+    weak var auth: AnyObject?
+    do {
+      let app = try AppHarness(.embedded)
+      defer { app.cleanUp() }
+      auth = app.dependencies.authService as AnyObject
+      #expect(await app.run(EndToEndTests.signIn) == .completed(commands: 5))
+    }
+    #expect(await eventually(timeout: .seconds(5)) { auth == nil })
   }
 
   @Test func everyScreenAndItsReactorAreReleasedWhenLeft() async throws {

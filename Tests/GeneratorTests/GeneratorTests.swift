@@ -173,6 +173,12 @@ struct GeneratorTests {
     #expect(
       Generator.normalizingTrailingCommas(in: two, before: marker)
         == "let features: [String] = [\n  \"First\",\n  \"Second\",\n  \(marker)\n]\n")
+    // An element with a comment of its own gets its comma before the comment, not in it.
+    let commented =
+      "let features: [String] = [\n  \"A//B\"  // mine\n  \"Second\",\n  \(marker)\n]\n"
+    #expect(
+      Generator.normalizingTrailingCommas(in: commented, before: marker)
+        == "let features: [String] = [\n  \"A//B\",  // mine\n  \"Second\",\n  \(marker)\n]\n")
     let entry = "  let menu = [\n    Entry(title: \"A\") {\n      A()\n    },\n    \(marker)\n  ]"
     #expect(
       Generator.normalizingTrailingCommas(in: entry, before: marker)

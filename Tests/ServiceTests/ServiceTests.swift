@@ -127,6 +127,18 @@ struct DataServiceTests {
     #expect(await changes.next() == .updated(kept))  // as read again: no undo
     try await service.deleteTask(kept)
     #expect(await changes.next() == .removed(kept))  // gone after all: no error
+
+    // A change to a task the server no longer has: announced gone, not restored as it was.
+    tasks.failChanges(with: .notFound("There is no task \(kept.id) in your projects."))
+    var late = kept
+    late.title = "Late"
+    await #expect(
+      throws: ServiceError(.notFound, "There is no task \(kept.id) in your projects.")
+    ) {
+      try await service.updateTask(kept, title: "Late", isDone: nil)
+    }
+    #expect(await changes.next() == .updated(late))  // before the request
+    #expect(await changes.next() == .removed(kept))
     tasks.failChanges(with: nil)
     await #expect(throws: ServiceError(.notFound, "There is no task \(task.id) in your projects."))
     {

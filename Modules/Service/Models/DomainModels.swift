@@ -191,7 +191,7 @@ public enum TaskChange: Sendable, Equatable {
   case updated(TaskItem)
   /// The task is being deleted, or was.
   case removed(TaskItem)
-  /// A deletion the server refused or never received: the task is back.
+  /// A deletion the server refused or never received: the task is back, as the server has it.
   case restored(TaskItem)
   /// A task this app created, as the server saved it.
   case created(TaskItem)

@@ -192,12 +192,37 @@ public struct Generator: Sendable {
     if ends.count == 1, lines[ends[0]].hasSuffix(",") {
       lines[ends[0]].removeLast()
     } else if ends.count > 1 {
-      // (A line with a comment of its own is left as it is: the comma would go into it.)
-      for index in ends where !lines[index].hasSuffix(",") && !lines[index].contains("//") {
-        lines[index] += ","
+      for index in ends {
+        // The comma goes after the code, before a comment the line ends with (`"A"  // mine`).
+        let line = lines[index]
+        var end = commentStart(in: line) ?? line.endIndex
+        while end > line.startIndex, line[line.index(before: end)] == " " {
+          end = line.index(before: end)
+        }
+        guard end > line.startIndex, line[line.index(before: end)] != "," else { continue }
+        lines[index] = line[..<end] + "," + line[end...]
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// Where the `//` comment of a Swift `line` starts, outside its string literals.
+  private static func commentStart(in line: String) -> String.Index? {
+    var inString = false
+    var isEscaped = false
+    for index in line.indices {
+      let character = line[index]
+      if isEscaped {
+        isEscaped = false
+      } else if inString, character == "\\" {
+        isEscaped = true
+      } else if character == "\"" {
+        inString.toggle()
+      } else if !inString, line[index...].hasPrefix("//") {
+        return index
+      }
+    }
+    return nil
   }
 
   // MARK: Applying
