@@ -136,23 +136,6 @@ struct StripDemoTests {
     #expect(try sandbox.snapshot() == generated)
   }
 
-  /// A service or a repository generated before the strip is wired in the files it rewrites:
-  /// refused, and nothing changes.
-  @Test(arguments: ["service", "repository"])
-  func aGeneratedServiceOrRepositoryStopsIt(kind: String) throws {
-    let sandbox = try demoSandbox()
-    defer { sandbox.cleanUp() }
-    let name = try GeneratedName(Sandbox.unique("billing"), kind: kind)
-    #expect(run(sandbox, kind, name.kebab).status == 0)
-    let generated = try sandbox.snapshot()
-    let late = run(sandbox, "strip-demo")
-    #expect(late.status == 1)
-    #expect(
-      late.errors.contains("services or repositories were generated already (\(name.upper)"),
-      "\(late.errors)")
-    #expect(try sandbox.snapshot() == generated)
-  }
-
   /// A screen generated into one of the demo's features would go with the feature and leave
   /// its tests behind, importing a module that is gone: refused, and nothing changes.
   @Test func aScreenGeneratedIntoADemoFeatureStopsIt() throws {

@@ -24,8 +24,8 @@ public enum GeneratorCommand {
                          CompositionRoot.defaultServer). Keeps the auth service and plugin, the
                          session store, the layers, the generator and CI. Only on a clean git
                          tree (`git checkout . && git clean -fd` then brings the demo back),
-                         before any screen, service or repository is generated.
-                         Templates/StripDemo/strip.map lists what it does.
+                         before any screen, service or repository is generated (it rewrites
+                         their wiring). Templates/StripDemo/strip.map lists what it does.
 
     Options:
       --services A,B     screen: the services its ServiceProvider exposes, among those in

@@ -9,8 +9,7 @@ extension Generator {
   /// writes the rendered template at `PATH`, replacing the file there.
   ///
   /// - Throws: ``GeneratorError`` when the demo is gone already, when screens were generated
-  ///   (they may use the demo's services: strip first, then generate), when services or
-  ///   repositories were (the files that wire them are rewritten), when a test the map
+  ///   (they may use the demo's services: strip first, then generate), when a test the map
   ///   keeps imports a demo feature it removes (a screen generated into one), when the map
   ///   names a path that is not there or a symbolic link, or when a file cannot be read.
   public func planStripDemo() throws(GeneratorError) -> ChangeSet {
@@ -67,35 +66,6 @@ extension Generator {
         "screens were generated already (Package.swift lists the features "
           + generated.joined(separator: ", ") + "), and they may use the demo's services: "
           + "strip the demo first, then generate; nothing was changed")
-    }
-    // Services and repositories generated since are wired in the files strip-demo rewrites:
-    // their wiring would go, silently. The demo's are those whose files the map removes, or
-    // that the rewritten files keep (the auth service).
-    let rewritten = Dictionary(writes.map { ($0.path, $0.contents) }) { _, last in last }
-    func isDemos(_ type: String, keptIn path: String, as written: String) -> Bool {
-      rewritten[path]?.contains(written) == true
-        || removedPaths.contains { $0.hasSuffix("/\(type).swift") }
-    }
-    var generatedCode: [String] = []
-    let appServicesPath = "App/AppServices.swift"
-    for match in ((try? read(appServicesPath)) ?? "").matches(of: #/(?m)^\s*let \w+: any (\w+)/#) {
-      let service = String(match.output.1)
-      if !isDemos(service, keptIn: appServicesPath, as: "any \(service)") {
-        generatedCode.append(service)
-      }
-    }
-    for match in ((try? read(Self.compositionRootPath)) ?? "").matches(of: #/(\w+)RepoImpl\(/#) {
-      let repo = "\(match.output.1)Repo"
-      if !isDemos(repo, keptIn: Self.compositionRootPath, as: "\(repo)Impl(") {
-        generatedCode.append(repo)
-      }
-    }
-    guard generatedCode.isEmpty else {
-      throw GeneratorError(
-        "services or repositories were generated already ("
-          + generatedCode.joined(separator: ", ") + "), and strip-demo rewrites the files "
-          + "that wire them (\(appServicesPath), \(Self.compositionRootPath)): strip the demo "
-          + "first, then generate; nothing was changed")
     }
     // A screen generated into one of the demo's features (`--feature tasks`) goes with the
     // feature, but its tests would stay behind, importing a module that is gone.
