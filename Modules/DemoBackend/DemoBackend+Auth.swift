@@ -7,9 +7,7 @@ extension DemoBackend {
     router.post("/auth/login") { [self] request in
       let settings = currentConfiguration
       return Self.answer { () throws(DemoFailure) in
-        try login(
-          request, lifetime: settings.accessTokenLifetime,
-          grace: settings.refreshTokenGracePeriod.inSeconds)
+        try login(request, lifetime: settings.accessTokenLifetime)
       }.delayed(by: settings.baseLatency)
     }
 
@@ -18,7 +16,7 @@ extension DemoBackend {
       return Self.answer { () throws(DemoFailure) in
         try refresh(
           request, lifetime: settings.accessTokenLifetime,
-          grace: settings.refreshTokenGracePeriod.inSeconds)
+          acceptingReplaced: settings.acceptsReplacedRefreshTokens)
       }.delayed(by: settings.baseLatency)
     }
 
@@ -28,18 +26,17 @@ extension DemoBackend {
     router.post("/auth/logout") { [self] request in
       let refreshToken = (try? request.decodeBody(Wire.RefreshRequest.self))?.refreshToken
       let bearer = request.bearerToken
-      state.withLock { state in
+      updateSessions { state in
         let session =
           refreshToken.flatMap { state.refreshTokens[$0]?.sessionID }
           ?? bearer.flatMap { state.accessTokens[$0]?.sessionID }
         if let session { state.endSession(session) }
       }
-      persistSessions()
       return .status(204)
     }
   }
 
-  private func login(_ request: ServerRequest, lifetime: Duration, grace: TimeInterval)
+  private func login(_ request: ServerRequest, lifetime: Duration)
     throws(DemoFailure) -> ServerResponse
   {
     let credentials = try Self.decode(Wire.Credentials.self, from: request)
@@ -50,7 +47,7 @@ extension DemoBackend {
       throw .validation("Enter a username and a password.", fields: fields)
     }
     let date = now()
-    let tokens = state.withLock { state -> Wire.Tokens? in
+    let tokens = updateSessions { state -> Wire.Tokens? in
       guard
         let account = state.accounts.first(where: {
           $0.user.username == credentials.username?.lowercased()
@@ -58,7 +55,7 @@ extension DemoBackend {
         })
       else { return nil }
       let issued = state.issueTokens(
-        for: account.user.id, sessionID: nil, lifetime: lifetime, now: date, grace: grace)
+        for: account.user.id, sessionID: nil, lifetime: lifetime, now: date)
       return Wire.Tokens(
         accessToken: issued.access, refreshToken: issued.refresh,
         expiresIn: Int(lifetime.components.seconds), user: account.user)
@@ -68,15 +65,15 @@ extension DemoBackend {
         status: 401,
         body: Wire.Failure(code: "invalid_credentials", message: "Wrong username or password."))
     }
-    persistSessions()
     announce(tokens)
     return .json(tokens)
   }
 
   /// Exchanges a refresh token for new tokens; the old refresh token stops working
-  /// (rotation), except that for `grace` seconds it is still accepted, for a client that never
-  /// received the answer (the connection dropped on the way back).
-  private func refresh(_ request: ServerRequest, lifetime: Duration, grace: TimeInterval)
+  /// (rotation), except that (with `acceptingReplaced`) it is still accepted until the new one
+  /// is first used, for a client that never received the answer (the connection dropped on the
+  /// way back).
+  private func refresh(_ request: ServerRequest, lifetime: Duration, acceptingReplaced: Bool)
     throws(DemoFailure) -> ServerResponse
   {
     let body = try Self.decode(Wire.RefreshRequest.self, from: request)
@@ -84,9 +81,10 @@ extension DemoBackend {
       throw .validation("A refresh token is required.", fields: ["refreshToken": "required"])
     }
     let date = now()
-    let tokens = state.withLock { state -> Wire.Tokens? in
+    let tokens = updateSessions { state -> Wire.Tokens? in
       guard
-        let issued = state.exchange(refreshToken, lifetime: lifetime, grace: grace, now: date),
+        let issued = state.exchange(
+          refreshToken, lifetime: lifetime, acceptingReplaced: acceptingReplaced, now: date),
         let user = state.user(issued.userID)
       else { return nil }
       return Wire.Tokens(
@@ -99,7 +97,6 @@ extension DemoBackend {
         body: Wire.Failure(
           code: "invalid_refresh_token", message: "The session has ended. Sign in again."))
     }
-    persistSessions()
     announce(tokens)
     return .json(tokens)
   }

@@ -22,6 +22,7 @@ extension DemoBackend {
     router.get("/events") { [self] request in
       // Without `Last-Event-ID` a client starts fresh: only a reconnecting client gets a replay.
       let lastID = request.headers["Last-Event-ID"].flatMap { Int($0) }
+      let heartbeat = currentConfiguration.eventHeartbeatInterval
       return signedIn(request) { userID throws(DemoFailure) in
         .stream { [self] writer in
           // Subscribe first, then replay what the client missed: nothing falls in between.
@@ -38,7 +39,13 @@ extension DemoBackend {
             sent = event.id
             if event.name == "session.revoked" { return }
           }
-          for await event in live where event.id > sent && event.recipients.contains(userID) {
+          for await item in Self.withHeartbeats(live, every: heartbeat) {
+            guard case .event(let event) = item else {
+              // A comment line: the client's proof that the connection is alive.
+              try await writer.writeComment()
+              continue
+            }
+            guard event.id > sent, event.recipients.contains(userID) else { continue }
             try await write(event, to: writer)
             sent = event.id
             if event.name == "session.revoked" { return }
@@ -46,6 +53,35 @@ extension DemoBackend {
         }
       }
     }
+  }
+
+  /// What an open stream sends: an event, or a heartbeat.
+  enum StreamItem: Sendable {
+    case event(DemoEvent)
+    case heartbeat
+  }
+
+  /// `events`, with a heartbeat after every `interval` of the stream (`.zero` or less: none),
+  /// until the consuming task is cancelled.
+  static func withHeartbeats(_ events: AsyncStream<DemoEvent>, every interval: Duration)
+    -> AsyncStream<StreamItem>
+  {
+    let (items, continuation) = AsyncStream<StreamItem>.makeStream()
+    let forwarding = Task {
+      for await event in events { continuation.yield(.event(event)) }
+      continuation.finish()
+    }
+    let beating = Task {
+      guard interval > .zero else { return }
+      while (try? await Task.sleep(for: interval)) != nil {
+        continuation.yield(.heartbeat)
+      }
+    }
+    continuation.onTermination = { _ in
+      forwarding.cancel()
+      beating.cancel()
+    }
+    return items
   }
 
   private func write(_ event: DemoEvent, to writer: ChunkWriter) async throws {

@@ -10,6 +10,12 @@ import Foundation
 /// token and access token with its user, session and expiry, so that a relaunched app whose
 /// access token is still valid uses it (no `401` first), and one whose token expired refreshes
 /// it ahead, as a real server would have it.
+///
+/// It is also what the embedded backends of several copies of the app sharing one data folder
+/// share: each reads it again when another has changed it, and changes it under a lock
+/// (`<file>.lock`), so that together they behave as one server. A copy then never presents
+/// tokens its own backend does not know: the tokens the other copy's refresh issued, which it
+/// took from `session.json`, are in this file too.
 struct DemoSessionFile: Codable, Equatable {
   struct Grant: Codable, Equatable {
     var refreshToken: String
@@ -25,28 +31,61 @@ struct DemoSessionFile: Codable, Equatable {
     var expiresAt: Date
   }
 
+  /// A refresh token replaced by `successor`, still accepted until the successor is used.
+  struct ReplacedGrant: Codable, Equatable {
+    var refreshToken: String
+    var userID: Int
+    var sessionID: Int
+    var successor: String
+  }
+
   var nextSessionID: Int
   var grants: [Grant]
   /// `nil` in files of versions that did not keep access tokens.
   var accessGrants: [AccessGrant]?
+  /// `nil` in files of versions that did not keep replaced refresh tokens.
+  var replacedGrants: [ReplacedGrant]?
 
   /// The most a sessions file may hold; a bigger one is not read (it cannot be ours).
   static let maximumSize = 1 << 20
 }
 
+/// What identifies one version of the sessions file: another copy of the app replaced it when
+/// this changes.
+struct DemoSessionFileStamp: Equatable {
+  var fileNumber: UInt64
+  var size: UInt64
+  var modified: Date
+
+  /// The stamp of the file at `path`, if it exists.
+  init?(path: String) {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      let fileNumber = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
+      let size = (attributes[.size] as? NSNumber)?.uint64Value,
+      let modified = attributes[.modificationDate] as? Date
+    else { return nil }
+    (self.fileNumber, self.size, self.modified) = (fileNumber, size, modified)
+  }
+}
+
 extension DemoBackend {
-  /// Takes the sessions saved in `file`: the unexpired grants of existing users, at most
-  /// ``DemoState/maximumSessionsPerUser`` per user. A missing, oversized or undecodable file
-  /// starts the backend with no sessions (the client then signs in again).
+  /// Takes the sessions saved in `file` in place of the ones held: the unexpired grants of
+  /// existing users, at most ``DemoState/maximumSessionsPerUser`` per user. A missing,
+  /// oversized or undecodable file changes nothing (at launch: no sessions, so the client signs
+  /// in again).
   func restoreSessions(from file: URL) {
+    let stamp = DemoSessionFileStamp(path: file.path)
     guard
-      let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-      let size = attributes[.size] as? Int, size <= DemoSessionFile.maximumSize,
+      let size = stamp?.size, size <= DemoSessionFile.maximumSize,
       let data = try? Data(contentsOf: file),
       let saved = try? Self.sessionCoder.decoder.decode(DemoSessionFile.self, from: data)
     else { return }
+    sessionsFileStamp.withLock { $0 = stamp }
     let date = now()
     state.withLock { state in
+      state.refreshTokens = [:]
+      state.accessTokens = [:]
+      state.retiredRefreshTokens = [:]
       var perUser: [Int: Set<Int>] = [:]
       for grant in saved.grants
       where grant.expiresAt > date && state.user(grant.userID) != nil && !grant.refreshToken.isEmpty
@@ -69,9 +108,41 @@ extension DemoBackend {
         state.accessTokens[grant.accessToken] = DemoState.AccessGrant(
           userID: grant.userID, sessionID: grant.sessionID, expiresAt: grant.expiresAt)
       }
+      for grant in saved.replacedGrants ?? []
+      where state.refreshTokens[grant.successor]?.sessionID == grant.sessionID
+        && !grant.refreshToken.isEmpty
+      {
+        state.retiredRefreshTokens[grant.refreshToken] = DemoState.RetiredGrant(
+          userID: grant.userID, sessionID: grant.sessionID, successor: grant.successor)
+      }
       let highest = state.refreshTokens.values.map(\.sessionID).max() ?? 0
       state.nextSessionID = max(state.nextSessionID, saved.nextSessionID, highest + 1)
     }
+  }
+
+  /// Reads the sessions file again if another copy of the app changed it since this backend
+  /// last read or wrote it (or, with `force`, in any case: a token this backend does not know
+  /// may be in it). Nothing to do without a sessions file.
+  func reloadSessionsIfChanged(force: Bool = false) {
+    guard let file = sessionsFile else { return }
+    let stamp = DemoSessionFileStamp(path: file.path)
+    guard force || stamp != sessionsFileStamp.withLock({ $0 }) else { return }
+    restoreSessions(from: file)
+  }
+
+  /// Applies `change` to the sessions as one step that the other copies of the app sharing the
+  /// sessions file cannot interleave with: under the file's lock, after reading what they
+  /// wrote, and writing the result before the lock is released. Without a sessions file, it
+  /// only applies `change`.
+  @discardableResult
+  func updateSessions<Result: Sendable>(_ change: (inout DemoState) -> Result) -> Result {
+    guard let file = sessionsFile else { return state.withLock { change(&$0) } }
+    let lock = DemoFileLock(path: file.path + ".lock")
+    defer { lock.release() }
+    reloadSessionsIfChanged(force: true)
+    let result = state.withLock { change(&$0) }
+    persistSessions()
+    return result
   }
 
   /// Writes the live sessions to ``sessionsFile``, if the backend has one: atomically (a new
@@ -92,6 +163,11 @@ extension DemoBackend {
           DemoSessionFile.AccessGrant(
             accessToken: token, userID: grant.userID, sessionID: grant.sessionID,
             expiresAt: grant.expiresAt)
+        }.sorted { $0.sessionID < $1.sessionID },
+        replacedGrants: state.retiredRefreshTokens.map { token, grant in
+          DemoSessionFile.ReplacedGrant(
+            refreshToken: token, userID: grant.userID, sessionID: grant.sessionID,
+            successor: grant.successor)
         }.sorted { $0.sessionID < $1.sessionID })
     }
     guard let data = try? Self.sessionCoder.encoder.encode(snapshot) else { return }
@@ -119,7 +195,13 @@ extension DemoBackend {
         return fsync(descriptor) == 0
       }
       close(descriptor)
-      if !written || rename(temporary, file.path) != 0 { unlink(temporary) }
+      if !written || rename(temporary, file.path) != 0 {
+        unlink(temporary)
+        return
+      }
+      // What this backend wrote is what it holds: no need to read it back.
+      let stamp = DemoSessionFileStamp(path: file.path)
+      sessionsFileStamp.withLock { $0 = stamp }
     }
   }
 
@@ -129,5 +211,33 @@ extension DemoBackend {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .secondsSince1970
     return (encoder, decoder)
+  }
+}
+
+/// An exclusive lock on a file shared by the processes that open it (`flock`), taken within two
+/// seconds or not at all: a copy of the app that cannot get it in time goes on without it
+/// rather than stall a request (its change may then be overwritten by the other copy's).
+struct DemoFileLock {
+  private let descriptor: Int32
+
+  init(path: String) {
+    var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if descriptor >= 0 {
+      let deadline = ContinuousClock.now + .seconds(2)
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+          close(descriptor)
+          descriptor = -1
+          break
+        }
+        usleep(2000)
+      }
+    }
+    self.descriptor = descriptor
+  }
+
+  /// Releases the lock (closing the descriptor releases it).
+  func release() {
+    if descriptor >= 0 { close(descriptor) }
   }
 }

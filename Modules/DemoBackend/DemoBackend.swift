@@ -26,6 +26,8 @@ public final class DemoBackend: Sendable {
   let sessionsFile: URL?
   /// Serialises writes of ``sessionsFile``.
   let persistenceLock = Mutex(())
+  /// The version of ``sessionsFile`` this backend last read or wrote.
+  let sessionsFileStamp = Mutex<DemoSessionFileStamp?>(nil)
 
   /// Creates a backend with the seed data.
   ///
@@ -103,7 +105,7 @@ public final class DemoBackend: Sendable {
   /// user exists.
   @discardableResult
   public func revokeSessions(of username: String) -> Bool {
-    let userID = state.withLock { state -> Int? in
+    let userID = updateSessions { state -> Int? in
       guard let account = state.accounts.first(where: { $0.user.username == username }) else {
         return nil
       }
@@ -111,7 +113,6 @@ public final class DemoBackend: Sendable {
       return account.user.id
     }
     guard let userID else { return false }
-    persistSessions()
     publish(name: "session.revoked", json: ["reason": "revoked"], to: [userID])
     return true
   }
@@ -139,6 +140,9 @@ public final class DemoBackend: Sendable {
       return .failure(.unauthorized("Sign in first: this route needs a bearer token."))
     }
     let date = now()
+    // Another copy of the app sharing the sessions file may have issued it.
+    reloadSessionsIfChanged()
+    if state.withLock({ $0.accessTokens[token] == nil }) { reloadSessionsIfChanged(force: true) }
     return state.withLock { state in
       guard let access = state.accessTokens[token] else {
         return .failure(.unauthorized("The access token is not valid."))

@@ -2,10 +2,17 @@
 public struct DemoConfiguration: Sendable {
   /// How long an access token lives. Short, so that a demo shows the refresh.
   public var accessTokenLifetime: Duration = .seconds(300)
-  /// How long a refresh token is still accepted after it was exchanged (rotated): a client
-  /// whose answer to the exchange was lost tries again with it. OAuth servers with rotation
-  /// have the same grace period (Okta's default is 30 seconds). Zero turns it off.
-  public var refreshTokenGracePeriod: Duration = .seconds(30)
+  /// Whether a refresh token replaced by a refresh (rotation) is still accepted until its
+  /// successor is first used: a client whose answer to the refresh was lost (a tunnel, a
+  /// dropped connection) never saw the successor and tries again with the old token, maybe
+  /// after a long outage. Once the successor has been used, the old token is refused (that is
+  /// what reuse by a thief looks like). `false` makes a strict server: a replaced token is
+  /// refused at once.
+  public var acceptsReplacedRefreshTokens = true
+  /// How often an open event stream gets a heartbeat (an SSE comment line), so that a client
+  /// can tell a silent connection from a dead one. At most `EventDataAPI.heartbeatInterval`
+  /// (15 seconds), the interval the app's idle timeout counts on.
+  public var eventHeartbeatInterval: Duration = .seconds(15)
   /// Added to every response.
   public var baseLatency: Duration = .zero
   /// Added to the responses about one project (its milestones, tags, members, permissions

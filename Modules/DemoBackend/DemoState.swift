@@ -29,11 +29,12 @@ struct DemoState {
     var expiresAt: Date
   }
 
-  /// A refresh token that was exchanged (rotated), kept for the grace period after.
+  /// A refresh token that was exchanged (rotated), kept until its successor is first used.
   struct RetiredGrant {
     var userID: Int
     var sessionID: Int
-    var retiredAt: Date
+    /// The refresh token the exchange issued in its place.
+    var successor: String
   }
 
   var accounts = DemoSeed.accounts
@@ -45,8 +46,9 @@ struct DemoState {
   var files: [Int: (info: Wire.FileInfo, ownerID: Int)] = [:]
   var accessTokens: [String: AccessGrant] = [:]
   var refreshTokens: [String: RefreshGrant] = [:]
-  /// Refresh tokens exchanged within the grace period: still accepted once more, for a client
-  /// whose answer to the exchange was lost (OAuth servers with rotation do the same).
+  /// Refresh tokens exchanged whose successor has not been used yet: still accepted, for a
+  /// client whose answer to the exchange was lost (it never saw the successor), however long
+  /// it stayed offline since.
   var retiredRefreshTokens: [String: RetiredGrant] = [:]
   /// Above every seeded task's id, so a new task is the newest by id too.
   var nextTaskID = DemoSeed.firstTicketID + DemoSeed.ticketCount
@@ -96,9 +98,9 @@ struct DemoState {
   }
 
   mutating func issueTokens(
-    for userID: Int, sessionID: Int?, lifetime: Duration, now: Date, grace: TimeInterval = 0
+    for userID: Int, sessionID: Int?, lifetime: Duration, now: Date
   ) -> (access: String, refresh: String, sessionID: Int) {
-    sweepExpiredTokens(now: now, grace: grace)
+    sweepExpiredTokens(now: now)
     let session = sessionID ?? nextSessionID
     if sessionID == nil {
       nextSessionID += 1
@@ -115,29 +117,30 @@ struct DemoState {
     return (access, refresh, session)
   }
 
-  /// Forgets every expired token, and retired refresh tokens older than `grace`.
-  mutating func sweepExpiredTokens(now: Date, grace: TimeInterval = 0) {
+  /// Forgets every expired token, and retired refresh tokens whose successor is gone.
+  mutating func sweepExpiredTokens(now: Date) {
     accessTokens = accessTokens.filter { $0.value.expiresAt > now }
     refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
-    retiredRefreshTokens = retiredRefreshTokens.filter {
-      now.timeIntervalSince($0.value.retiredAt) <= grace
-    }
+    retiredRefreshTokens = retiredRefreshTokens.filter { refreshTokens[$0.value.successor] != nil }
   }
 
-  /// Exchanges `refreshToken` for new tokens of the same session: a live one, which is then
-  /// retired (rotation), or one retired within `grace` seconds whose session is still live (its
-  /// answer was lost on the way to the client). `nil` when neither.
+  /// Exchanges `refreshToken` for new tokens of the same session, rotating it: `nil` unless it
+  /// is live, or it was replaced and (with `acceptingReplaced`) its successor has never been
+  /// used, which means the client never saw the answer that carried the successor. Then the
+  /// unused successor is dropped and a new one issued.
+  ///
+  /// Using a successor retires the token it replaced for good: presenting that one again is
+  /// what a stolen copy would do, and is refused.
   mutating func exchange(
-    _ refreshToken: String, lifetime: Duration, grace: TimeInterval, now: Date
+    _ refreshToken: String, lifetime: Duration, acceptingReplaced: Bool, now: Date
   ) -> (access: String, refresh: String, userID: Int)? {
     let session: (userID: Int, sessionID: Int)
     if let grant = refreshTokens.removeValue(forKey: refreshToken) {
-      retiredRefreshTokens[refreshToken] = RetiredGrant(
-        userID: grant.userID, sessionID: grant.sessionID, retiredAt: now)
+      // Its successor was received: the token it replaced is no longer needed.
+      retiredRefreshTokens = retiredRefreshTokens.filter { $0.value.successor != refreshToken }
       session = (grant.userID, grant.sessionID)
-    } else if let retired = retiredRefreshTokens[refreshToken],
-      now.timeIntervalSince(retired.retiredAt) <= grace,
-      refreshTokens.values.contains(where: { $0.sessionID == retired.sessionID })
+    } else if acceptingReplaced, let retired = retiredRefreshTokens[refreshToken],
+      refreshTokens.removeValue(forKey: retired.successor) != nil
     {
       session = (retired.userID, retired.sessionID)
     } else {
@@ -145,7 +148,13 @@ struct DemoState {
     }
     guard user(session.userID) != nil else { return nil }
     let issued = issueTokens(
-      for: session.userID, sessionID: session.sessionID, lifetime: lifetime, now: now, grace: grace)
+      for: session.userID, sessionID: session.sessionID, lifetime: lifetime, now: now)
+    if acceptingReplaced {
+      retiredRefreshTokens[refreshToken] = RetiredGrant(
+        userID: session.userID, sessionID: session.sessionID, successor: issued.refresh)
+    } else {
+      retiredRefreshTokens.removeValue(forKey: refreshToken)
+    }
     return (issued.access, issued.refresh, session.userID)
   }
 

@@ -108,4 +108,11 @@ extension ChunkWriter {
     }
     try await write(Data((text + "\n").utf8))
   }
+
+  /// Sends a server-sent-events comment line (`:` and `text`), which clients ignore: a
+  /// heartbeat that shows an idle stream's connection is alive.
+  public func writeComment(_ text: String = "") async throws {
+    let line = text.isEmpty ? ":" : ": " + text.replacingOccurrences(of: "\n", with: " ")
+    try await write(Data((line + "\n").utf8))
+  }
 }

@@ -6,6 +6,12 @@ public protocol AuthRepo: Sendable {
   /// Exchanges a user name and password for tokens.
   func login(username: String, password: String) async throws(RepositoryError) -> TokensModel
   /// Exchanges a refresh token for new tokens (the old refresh token stops working).
+  ///
+  /// - Throws: ``RepositoryError/unauthorized(_:)`` only when the server refused the refresh
+  ///   token (``TrellisNetwork/HTTPResponse/refusesRefreshToken``: a `401`, or a `400` with
+  ///   `invalid_grant`); any other answer is ``RepositoryError/server(status:_:)`` (a proxy's
+  ///   `403` or `413`, a firewall's challenge page), so the session is never ended by something
+  ///   between the app and the server.
   func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel
   /// Ends the session that `refreshToken` belongs to on the server (its access tokens stop
   /// working too).
@@ -32,8 +38,26 @@ public final class AuthRepoImpl: AuthRepo {
 
   /// See ``AuthRepo/refresh(refreshToken:)``.
   public func refresh(refreshToken: String) async throws(RepositoryError) -> TokensModel {
-    try await requester.fetch(
-      .refresh(RefreshTokenModel(refreshToken: refreshToken)), as: TokensModel.self)
+    do {
+      return try await requester.request(.refresh(RefreshTokenModel(refreshToken: refreshToken)))
+        .decode(TokensModel.self, using: RepositoryCoding.decoder)
+    } catch {
+      throw Self.refreshFailure(error)
+    }
+  }
+
+  /// A refresh's failure, decided on the HTTP status: only the server's refusal of the token
+  /// is `.unauthorized`.
+  static func refreshFailure(_ error: HTTPError) -> RepositoryError {
+    guard case .unacceptableStatus(let response) = error else { return RepositoryError(error) }
+    let translated = RepositoryError(error)
+    if response.refusesRefreshToken {
+      return .unauthorized(translated.message)
+    }
+    let message =
+      (try? response.decode(APIErrorModel.self))?.message
+      ?? "The server answered the session renewal with status \(response.status)."
+    return .server(status: response.status, message)
   }
 
   /// See ``AuthRepo/logout(refreshToken:)``.

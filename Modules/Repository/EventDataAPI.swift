@@ -12,6 +12,21 @@ public enum EventDataAPI: HTTPEndpoint {
   /// `GET`.
   public var method: HTTPMethod { .get }
 
-  /// An event stream stays open: no timeout between events.
-  public var timeout: Duration? { .seconds(24 * 3600) }
+  /// How long connecting may take, to the response's head: seconds, not the kernel's minutes,
+  /// so a connection attempt into a dead network fails and backs off. Once open, the stream
+  /// has no deadline; only silence ends it (``idleTimeout``).
+  public var timeout: Duration? { Self.connectTimeout }
+
+  /// How long the open stream may stay silent before it counts as dead: three of the server's
+  /// heartbeats (``heartbeatInterval``). A tunnel or a network handover kills a connection
+  /// with no byte and no reset; this is how the client finds out.
+  public var idleTimeout: Duration? { Self.heartbeatInterval * 3 }
+
+  /// The longest interval at which the server sends a heartbeat (an SSE comment line, `:`) on
+  /// an open stream. The demo backend sends one every 15 seconds; a real server must send one
+  /// at least this often, or the client takes its stream for dead.
+  public static let heartbeatInterval: Duration = .seconds(15)
+
+  /// How long connecting may take (see ``timeout``).
+  public static let connectTimeout: Duration = .seconds(10)
 }

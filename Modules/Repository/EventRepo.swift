@@ -7,10 +7,16 @@ public protocol EventRepo: Sendable {
   /// The stream's connection state.
   var connectionState: Relay<EventStreamState> { get }
   /// Connects and yields events until the consuming task is cancelled, reconnecting (with
-  /// `Last-Event-ID`) when the connection drops.
+  /// `Last-Event-ID`) when the connection drops or stays silent past
+  /// ``EventDataAPI/idleTimeout``. A new call resumes after the last event an earlier one
+  /// delivered, until ``forgetLastEventID()``.
   func events() -> AsyncStream<ServerEventModel>
-  /// Reconnects now if the stream is waiting to reconnect: the network is known to be back.
+  /// Replaces the stream's connection now (one opened before may be dead without knowing it),
+  /// or ends a wait before reconnecting: the network may have changed.
   func reconnectNow()
+  /// Forgets the last event delivered, so the next ``events()`` starts fresh: the session
+  /// ended.
+  func forgetLastEventID()
 }
 
 /// The ``EventRepo`` over ``EventDataAPI`` and an `EventStreamClient`.
@@ -18,7 +24,8 @@ public final class EventRepoImpl: EventRepo {
   private let client: EventStreamClient
   private let logger: Logger
 
-  /// Creates the repository; each connection passes through `requester`'s plugins.
+  /// Creates the repository; each connection passes through `requester`'s plugins. The
+  /// policy's idle and connect timeouts default to ``EventDataAPI``'s.
   public init(
     requester: HTTPRequester<EventDataAPI>, transport: any StreamingHTTPTransport,
     policy: EventStreamClient.ReconnectPolicy = EventStreamClient.ReconnectPolicy(),
@@ -35,6 +42,11 @@ public final class EventRepoImpl: EventRepo {
   /// See ``EventRepo/reconnectNow()``.
   public func reconnectNow() {
     client.reconnectNow()
+  }
+
+  /// See ``EventRepo/forgetLastEventID()``.
+  public func forgetLastEventID() {
+    client.forgetLastEventID()
   }
 
   /// See ``EventRepo/events()``.

@@ -9,15 +9,24 @@ public protocol ConnectionService: Sendable {
   var state: Relay<ConnectionState> { get }
   /// The server's events, as they arrive.
   var events: Broadcast<ServerEvent> { get }
+
+  /// Replaces the stream's connection with a new one now (or ends a wait before
+  /// reconnecting): the network may have changed, and a connection opened before may be dead
+  /// without knowing it. The app calls it when it comes back to the foreground (SwiftUI:
+  /// `scenePhase == .active`); the service calls it itself when requests reach the server
+  /// again after failures, or stop reaching it.
+  func reconnectNow()
 }
 
 /// The ``ConnectionService`` over an ``EventRepo``. While a user is signed in the stream is
 /// kept alive: a stream that ends by itself (the server answered `204`, a sign-in portal
 /// answered HTML, an authentication error) is started again after a backoff that grows with
-/// each stream in a row that brought no event, and when the network comes back (a request
-/// reached the server after failures) the stream reconnects at once. It disconnects when the
-/// session ends. A `session.revoked` event ends the session through the auth service, which
-/// sends every screen back to sign-in.
+/// each stream in a row that brought no event, resuming after the last event it delivered
+/// (so the server replays what was missed); and when the network may have changed (a request
+/// reached the server after failures, or failed after successes; ``reconnectNow()``) the
+/// stream's connection is replaced at once. It disconnects quietly when the session ends, and
+/// forgets where the stream stood. A `session.revoked` event ends the session through the auth
+/// service, which sends every screen back to sign-in.
 public final class ConnectionServiceImpl: ConnectionService {
   /// See ``ConnectionService/state``.
   public let state = Relay(ConnectionState.offline)
@@ -31,12 +40,14 @@ public final class ConnectionServiceImpl: ConnectionService {
   private let wakeUp = WakeUp()
   private let stream = Lock<Task<Void, Never>?>(nil)
   private let observations = Lock<[ObservationToken]>([])
+  /// The user whose stream this is: a different user's sign-in forgets where it stood.
+  private let streamUser = Lock(StreamOwner())
 
   /// Creates the service and starts following the session.
   ///
   /// - Parameters:
-  ///   - reachability: Whether requests reach the server (a ``ReachabilityPlugin``'s): when
-  ///     it turns `true`, a stream waiting to reconnect reconnects now.
+  ///   - reachability: Whether requests reach the server (a ``ReachabilityPlugin``'s): when it
+  ///     changes, the network may have, and the stream's connection is replaced now.
   ///   - restartBackoff: The wait before starting again a stream that ended by itself.
   ///   - sleep: How waits are made; replaceable in tests.
   public init(
@@ -65,25 +76,36 @@ public final class ConnectionServiceImpl: ConnectionService {
         state.send(next)
       },
       authService.sessionState.observe { [weak self] session in
-        if session.user != nil {
+        if let user = session.user {
+          // Another user's stream is not this one's: it starts fresh.
+          if self?.streamUser.withLock({ $0.replace(with: user.id) }) == true {
+            repo.forgetLastEventID()
+          }
           self?.connect()
         } else {
           wasOpen.withLock { $0 = false }
           self?.disconnect()
+          repo.forgetLastEventID()
         }
       },
     ]
     if let reachability {
-      let wakeUp = wakeUp
       tokens.append(
-        reachability.observe { reachable in
-          guard reachable else { return }
-          repo.reconnectNow()
-          wakeUp.wake()
+        reachability.observe { [weak self] _ in
+          self?.reconnectNow()
         })
     }
     observations.withLock { $0 = tokens }
-    if authService.sessionState.value.user != nil { connect() }
+    if let user = authService.sessionState.value.user {
+      _ = streamUser.withLock { $0.replace(with: user.id) }
+      connect()
+    }
+  }
+
+  /// See ``ConnectionService/reconnectNow()``.
+  public func reconnectNow() {
+    repo.reconnectNow()
+    wakeUp.wake()
   }
 
   deinit {
@@ -128,5 +150,16 @@ public final class ConnectionServiceImpl: ConnectionService {
       return task
     }
     task?.cancel()
+  }
+}
+
+/// Which user's stream the connection service follows.
+private struct StreamOwner {
+  private var userID: Int?
+
+  /// Records `userID`; returns whether it differs from an earlier one (not the first).
+  mutating func replace(with userID: Int) -> Bool {
+    defer { self.userID = userID }
+    return self.userID.map { $0 != userID } ?? false
   }
 }

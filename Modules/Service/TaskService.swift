@@ -165,12 +165,20 @@ public final class TaskServiceImpl: TaskService {
     case .unauthorized, .forbidden, .validation:
       return task
     case .offline, .server, .invalidResponse, .cancelled:
-      do {
-        return TaskItem(try await taskRepo.task(id: task.id))
-      } catch .notFound {
-        return nil
-      } catch {
-        return task
+      // Read outside the caller's cancellation: a screen closed while saving (its effect
+      // cancelled) must still learn, and announce, what the server made of the change.
+      let (repo, id) = (taskRepo, task.id)
+      let read = Task { () async -> Result<TaskModel, RepositoryError> in
+        do throws(RepositoryError) {
+          return .success(try await repo.task(id: id))
+        } catch {
+          return .failure(error)
+        }
+      }
+      switch await read.value {
+      case .success(let current): return TaskItem(current)
+      case .failure(.notFound): return nil
+      case .failure: return task
       }
     }
   }

@@ -6,7 +6,7 @@ import TrellisLoopbackServer
 
 /// Two copies of the app sharing one data folder, as two terminal windows of one user would:
 /// they refresh the same session again and again against a server that rotates refresh
-/// tokens with no grace period, and neither is signed out, and their log lines stay whole.
+/// tokens and accepts no replaced one, and neither is signed out, and their log lines stay whole.
 @Suite("Two instances of the app sharing a data folder", .timeLimit(.minutes(2)))
 struct TwoInstancesTests {
   /// The built `Trellis` executable, next to the test bundle.
@@ -49,7 +49,7 @@ struct TwoInstancesTests {
     try #require(FileManager.default.isExecutableFile(atPath: trellis.path))
     var configuration = DemoConfiguration.instant
     configuration.accessTokenLifetime = .seconds(2)
-    configuration.refreshTokenGracePeriod = .zero  // a strict server: no second chance
+    configuration.acceptsReplacedRefreshTokens = false  // a strict server: no second chance
     let backend = DemoBackend(configuration: configuration)
     let server = try LoopbackServer(router: backend.router)
     defer { server.stop() }

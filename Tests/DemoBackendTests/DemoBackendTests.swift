@@ -108,8 +108,11 @@ struct DemoAuthTests {
     #expect(fresh.accessToken != tokens.accessToken)
     #expect(fresh.refreshToken != tokens.refreshToken)
     #expect(await client.call(.get, "/me", token: fresh.accessToken).status == 200)
-    // Past the grace period the replaced token is refused.
-    clock.advance(by: 31)
+    // Once its successor has been used, the replaced token is refused.
+    _ = try decode(
+      Wire.Tokens.self,
+      await client.call(
+        .post, "/auth/refresh", json: #"{"refreshToken":"\#(fresh.refreshToken)"}"#))
     let reused = await client.call(
       .post, "/auth/refresh", json: #"{"refreshToken":"\#(tokens.refreshToken)"}"#)
     #expect(reused.status == 401)
@@ -117,20 +120,35 @@ struct DemoAuthTests {
   }
 
   /// A refresh whose answer was lost (the connection dropped after the server rotated the
-  /// token) is retried with the replaced token: within the grace period that still works, and
-  /// continues the same session; a signed-out session's replaced token does not.
-  @Test func aReplacedRefreshTokenWorksWithinTheGracePeriodWhileItsSessionLives() async throws {
+  /// token) is retried with the replaced token, however long the client stayed offline since:
+  /// it continues the same session, and the successor it never saw is dropped. A signed-out
+  /// session's replaced token does not work.
+  @Test func aReplacedRefreshTokenWorksUntilItsSuccessorIsUsed() async throws {
     let clock = ManualClock()
     let client = Client(backend: DemoBackend(now: { clock.now }))
     let tokens = try await client.login()
     let body = #"{"refreshToken":"\#(tokens.refreshToken)"}"#
-    _ = try decode(Wire.Tokens.self, await client.call(.post, "/auth/refresh", json: body))
-    clock.advance(by: 29)
+    let lost = try decode(Wire.Tokens.self, await client.call(.post, "/auth/refresh", json: body))
+    clock.advance(by: 3600)  // an hour in a tunnel
     let retried = try decode(
       Wire.Tokens.self, await client.call(.post, "/auth/refresh", json: body))
     #expect(await client.call(.get, "/me", token: retried.accessToken).status == 200)
+    #expect(
+      await client.call(
+        .post, "/auth/refresh", json: #"{"refreshToken":"\#(lost.refreshToken)"}"#
+      ).status == 401)
     _ = await client.call(
       .post, "/auth/logout", json: #"{"refreshToken":"\#(retried.refreshToken)"}"#)
+    #expect(await client.call(.post, "/auth/refresh", json: body).status == 401)
+  }
+
+  @Test func aStrictBackendRefusesAReplacedRefreshTokenAtOnce() async throws {
+    var configuration = DemoConfiguration.instant
+    configuration.acceptsReplacedRefreshTokens = false
+    let client = Client(backend: DemoBackend(configuration: configuration))
+    let tokens = try await client.login()
+    let body = #"{"refreshToken":"\#(tokens.refreshToken)"}"#
+    #expect(await client.call(.post, "/auth/refresh", json: body).status == 200)
     #expect(await client.call(.post, "/auth/refresh", json: body).status == 401)
   }
 
@@ -439,6 +457,31 @@ struct DemoBehaviourTests {
       replayed += try replayParser.feed(chunk)
     }
     #expect(replayed.map(\.id) == events.map(\.id))
+  }
+
+  /// An idle stream is not a silent one: a comment line at the configured interval proves the
+  /// connection alive, and the default is no longer than the app's idle timeout counts on.
+  @Test func anIdleStreamGetsAHeartbeatAtTheConfiguredInterval() async throws {
+    #expect(DemoConfiguration.instant.eventHeartbeatInterval == .seconds(15))
+    #expect(DemoConfiguration.demo.eventHeartbeatInterval == .seconds(15))
+    var configuration = DemoConfiguration.instant
+    configuration.eventHeartbeatInterval = .milliseconds(50)
+    let backend = DemoBackend(configuration: configuration)
+    let token = try await Client(backend: backend).login().accessToken
+    let responder: any HTTPResponder = backend.router
+    let stream = try await responder.respondStreaming(
+      to: HTTPRequest(
+        method: .get, url: URL(string: "http://demo/events")!,
+        headers: ["Authorization": "Bearer \(token)"]))
+    var received = ""
+    var chunks = stream.body.makeAsyncIterator()
+    while received.components(separatedBy: ":\n").count <= 3, let chunk = try await chunks.next() {
+      received += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(received.components(separatedBy: "\n").allSatisfy { $0 == ":" || $0.isEmpty })
+    // A heartbeat is not an event: a client's parser yields nothing for it.
+    var parser = ServerSentEventParser()
+    #expect(try parser.feed(Data(received.utf8)).isEmpty)
   }
 
   @Test func revokingASessionInvalidatesItsTokensAndAnnouncesIt() async throws {

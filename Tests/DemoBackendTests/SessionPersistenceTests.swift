@@ -22,12 +22,20 @@ struct SessionPersistenceTests {
     let tokens = try await Client(backend: first).login()
     let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]
     #expect((permissions as? Int) == 0o600)
-    // A new backend (a relaunch) knows the session: the refresh token works once, rotated.
+    // A new backend (a relaunch) knows the session: the refresh token works, rotated; the
+    // replaced one until its successor is used, on the next launch too.
     let second = DemoBackend(sessionsFile: file)
     let refreshed = await refresh(second, tokens.refreshToken)
     #expect(refreshed.status == 200)
-    let rotated = try decode(Wire.Tokens.self, refreshed)
+    let lost = try decode(Wire.Tokens.self, refreshed)
+    let retried = await refresh(DemoBackend(sessionsFile: file), tokens.refreshToken)
+    #expect(retried.status == 200)
+    let rotated = try decode(
+      Wire.Tokens.self,
+      await refresh(
+        DemoBackend(sessionsFile: file), try decode(Wire.Tokens.self, retried).refreshToken))
     #expect(await refresh(DemoBackend(sessionsFile: file), tokens.refreshToken).status == 401)
+    #expect(await refresh(DemoBackend(sessionsFile: file), lost.refreshToken).status == 401)
     // Signing out on one launch ends the session for the next.
     let third = DemoBackend(sessionsFile: file)
     _ = await Client(backend: third).call(
@@ -58,6 +66,29 @@ struct SessionPersistenceTests {
     let saved = try JSONDecoder.sessions.decode(
       DemoSessionFile.self, from: Data(contentsOf: file))
     #expect(Set(saved.grants.map(\.sessionID)).count == 2)
+  }
+
+  /// Two copies of the app on one data folder each embed a backend over the same sessions
+  /// file: they behave as one server, so a session one refreshed is good at the other, and one
+  /// signed out at either is over at both.
+  @Test func twoBackendsSharingTheFileActAsOneServer() async throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = Client(backend: DemoBackend(sessionsFile: file))
+    let second = Client(backend: DemoBackend(sessionsFile: file))
+    let tokens = try await first.login()
+    // The second copy knows the session the first signed in (it was started before).
+    #expect(await second.call(.get, "/me", token: tokens.accessToken).status == 200)
+    let refreshed = try decode(Wire.Tokens.self, await refresh(first.backend, tokens.refreshToken))
+    // The second copy takes the session the first refreshed from session.json: its backend
+    // accepts both tokens, and the rotation is the same for both.
+    #expect(await second.call(.get, "/me", token: refreshed.accessToken).status == 200)
+    let again = try decode(Wire.Tokens.self, await refresh(second.backend, refreshed.refreshToken))
+    #expect(await first.call(.get, "/me", token: again.accessToken).status == 200)
+    #expect(await refresh(first.backend, tokens.refreshToken).status == 401)
+    // Signing out at one ends the session at the other.
+    _ = await second.call(
+      .post, "/auth/logout", json: #"{"refreshToken":"\#(again.refreshToken)"}"#)
+    #expect(await refresh(first.backend, again.refreshToken).status == 401)
   }
 
   @Test(arguments: [

@@ -91,6 +91,8 @@ final class EndingEventRepo: EventRepo {
   }
 
   func reconnectNow() {}
+
+  func forgetLastEventID() {}
 }
 
 @Suite("ConnectionService: the stream comes back by itself", .timeLimit(.minutes(1)))
@@ -141,15 +143,20 @@ struct ConnectionRecoveryTests {
     _ = service
   }
 
-  @Test func theNetworkComingBackAsksTheStreamToReconnectNow() async throws {
+  @Test func everySignThatTheNetworkChangedReplacesTheStreamsConnection() async throws {
     let repo = FakeEventRepo()
     let reachability = Relay(true)
     let service = ConnectionServiceImpl(
       repo: repo, authService: try await signedIn(), reachability: reachability)
-    reachability.send(false)
     #expect(repo.reconnectRequests == 0)
-    reachability.send(true)
+    // Requests stop reaching the server: the stream's connection may be as dead.
+    reachability.send(false)
     #expect(repo.reconnectRequests == 1)
-    _ = service
+    // They reach it again: a connection opened meanwhile may be over the old network.
+    reachability.send(true)
+    #expect(repo.reconnectRequests == 2)
+    // The app came back to the foreground.
+    service.reconnectNow()
+    #expect(repo.reconnectRequests == 3)
   }
 }

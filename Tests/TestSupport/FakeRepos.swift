@@ -214,6 +214,7 @@ public final class FakeEventRepo: EventRepo {
   private let outlet = Broadcast<ServerEventModel>()
   private let connections = Mutex(0)
   private let reconnects = Mutex(0)
+  private let forgets = Mutex(0)
 
   /// Creates the fake.
   public init() {}
@@ -238,5 +239,13 @@ public final class FakeEventRepo: EventRepo {
   /// Counts the call.
   public func reconnectNow() {
     reconnects.withLock { $0 += 1 }
+  }
+
+  /// How many times ``forgetLastEventID()`` was called.
+  public var forgetRequests: Int { forgets.withLock { $0 } }
+
+  /// Counts the call.
+  public func forgetLastEventID() {
+    forgets.withLock { $0 += 1 }
   }
 }

@@ -279,9 +279,18 @@ public final class FakeConnectionService: ConnectionService {
   public let state = Relay(ConnectionState.offline)
   /// The server events.
   public let events = Broadcast<ServerEvent>()
+  private let reconnects = Mutex(0)
 
   /// Creates the fake.
   public init() {}
+
+  /// How many times ``reconnectNow()`` was called.
+  public var reconnectRequests: Int { reconnects.withLock { $0 } }
+
+  /// Counts the call.
+  public func reconnectNow() {
+    reconnects.withLock { $0 += 1 }
+  }
 }
 
 extension ProjectContext {

@@ -20,11 +20,19 @@ public enum EventStreamState: Sendable, Equatable {
 /// Its guarantees follow the WHATWG standard: each connection gets a parser of its own, so an
 /// event cut off by a dropped connection is discarded, never glued onto the next connection's
 /// first event; `Last-Event-ID` names the last event actually delivered, so a server that
-/// resumes from it delivers every event exactly once, in order, across reconnects. The delay
-/// before reconnecting stays within ``ReconnectPolicy/minimumDelay`` and
-/// ``ReconnectPolicy/maximumDelay`` whatever the server's `retry:` says, and a line or event
-/// over the parser's limits closes the connection (then reconnects) instead of exhausting
-/// memory.
+/// resumes from it delivers every event exactly once, in order, across reconnects (and across
+/// calls to ``events()``, until ``forgetLastEventID()``). The delay before reconnecting stays
+/// within ``ReconnectPolicy/minimumDelay`` and ``ReconnectPolicy/maximumDelay`` whatever the
+/// server's `retry:` says, and a line or event over the parser's limits closes the connection
+/// (then reconnects) instead of exhausting memory.
+///
+/// **Silence is not health.** A connection through a tunnel or a network handover can die with
+/// no byte and no reset: the socket stays "open" for good. So a connection that has said
+/// nothing (not an event, not a heartbeat comment) for ``ReconnectPolicy/idleTimeout`` is
+/// closed and counted as lost, and one whose head has not arrived within
+/// ``ReconnectPolicy/connectTimeout`` too. ``reconnectNow()`` replaces the connection at once
+/// (the network may have changed: a connection opened before is suspect), or ends a backoff
+/// wait.
 ///
 /// The backoff grows with every connection in a row that delivered no event, and is reset
 /// only by an event: a server (a proxy, a captive portal) that answers `200` and closes is
@@ -32,8 +40,8 @@ public enum EventStreamState: Sendable, Equatable {
 /// authentication failure that ends the session *fails the connection*: the sequence ends
 /// (whoever owns the stream decides whether and when to start it again; the connection
 /// service does, with its own backoff). A refresh that could not be made now (offline) is a
-/// lost connection like any other, retried with backoff. ``reconnectNow()`` cuts a backoff
-/// wait short when the network is known to be back.
+/// lost connection like any other, retried with backoff. Cancelling the consuming task ends
+/// the stream quietly: no "lost" state or log line on the way to ``EventStreamState/idle``.
 ///
 /// The body is delivered incrementally by a ``StreamingHTTPTransport``: on Linux
 /// ``URLSessionTransport`` receives it chunk by chunk through its session delegate, so
@@ -44,7 +52,7 @@ public final class EventStreamClient: Sendable {
     @Sendable (_ lastEventID: String?, _ attempt: Int) async throws(HTTPError) ->
     HTTPStreamingResponse
 
-  /// How reconnection waits.
+  /// How reconnection waits, and how long a connection may take to open or stay silent.
   public struct ReconnectPolicy: Sendable {
     /// The first delay, before jitter; a server's `retry:` replaces it.
     public var initialDelay: Duration = .seconds(1)
@@ -57,6 +65,15 @@ public final class EventStreamClient: Sendable {
     public var maximumLineLength = 64 * 1024
     /// The largest event accepted from the server, in bytes.
     public var maximumEventSize = 1024 * 1024
+    /// How long an open connection may stay silent (no byte: no event, no heartbeat comment)
+    /// before it counts as lost; `nil` never. A few of the server's heartbeat intervals.
+    /// ``EventStreamClient/init(endpoint:requester:transport:policy:logger:)`` takes the
+    /// endpoint's ``HTTPEndpoint/idleTimeout`` when this is `nil`.
+    public var idleTimeout: Duration?
+    /// How long a connection may take to answer with its head before it counts as lost;
+    /// `nil` leaves it to the transport. The endpoint initializer takes the endpoint's
+    /// ``HTTPEndpoint/timeout`` when this is `nil`.
+    public var connectTimeout: Duration?
 
     /// The default policy.
     public init() {}
@@ -69,8 +86,13 @@ public final class EventStreamClient: Sendable {
   private let logger: Logger
   private let sleep: @Sendable (Duration) async throws -> Void
   private let wakeUp = WakeUp()
+  /// The id of the last event delivered: where the next connection resumes.
+  private let lastEventID = Lock<String?>(nil)
 
   /// Creates a client that opens connections with `connect`.
+  ///
+  /// - Parameter sleep: How the waits before reconnecting are made; replaceable in tests. (The
+  ///   idle and connect deadlines are kept on the system clock.)
   public init(
     policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream"),
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
@@ -85,11 +107,16 @@ public final class EventStreamClient: Sendable {
   /// Creates a client for an endpoint of a requester: each connection's request passes
   /// through the requester's plugins (the auth plugin attaches a fresh token, refreshing an
   /// expired one first), and a `401` asks them what to do (the auth plugin refreshes) before
-  /// reconnecting.
+  /// reconnecting. The policy's ``ReconnectPolicy/idleTimeout`` and
+  /// ``ReconnectPolicy/connectTimeout`` default to the endpoint's ``HTTPEndpoint/idleTimeout``
+  /// and ``HTTPEndpoint/timeout``.
   public convenience init<API: HTTPEndpoint>(
     endpoint: API, requester: HTTPRequester<API>, transport: any StreamingHTTPTransport,
     policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream")
   ) {
+    var policy = policy
+    policy.idleTimeout = policy.idleTimeout ?? endpoint.idleTimeout
+    policy.connectTimeout = policy.connectTimeout ?? endpoint.timeout
     self.init(policy: policy, logger: logger) { lastEventID, attempt throws(HTTPError) in
       var request = try await requester.preparedRequest(for: endpoint)
       request.headers["Accept"] = "text/event-stream"
@@ -108,8 +135,9 @@ public final class EventStreamClient: Sendable {
     }
   }
 
-  /// The events, starting a connection now. Iterate it from one task; cancelling that task
-  /// (or dropping the sequence) closes the connection and stops reconnecting.
+  /// The events, starting a connection now that resumes after the last event delivered (see
+  /// ``forgetLastEventID()``). Iterate it from one task; cancelling that task (or dropping the
+  /// sequence) closes the connection and stops reconnecting.
   public func events() -> AsyncStream<ServerSentEvent> {
     let (stream, continuation) = AsyncStream<ServerSentEvent>.makeStream()
     let task = Task { await self.run(continuation) }
@@ -117,22 +145,33 @@ public final class EventStreamClient: Sendable {
     return stream
   }
 
-  /// Ends a wait before reconnecting, if one is under way, and reconnects now: call it when
-  /// the network is known to be back (a request just succeeded after failures).
+  /// Replaces the connection now: a connection opened (or being opened) before this call is
+  /// closed and a new one opened at once, resuming after the last event; a wait before
+  /// reconnecting ends. Call it whenever the network may have changed (a request reached the
+  /// server after failures, the reachability changed, the app came back to the foreground):
+  /// a connection made over the old network may be dead without knowing it.
   public func reconnectNow() {
     wakeUp.wake()
   }
 
+  /// Forgets where the stream stands, so the next ``events()`` starts fresh (no
+  /// `Last-Event-ID`): call it when the session ends, since the next user's stream is not
+  /// this one's.
+  public func forgetLastEventID() {
+    lastEventID.withLock { $0 = nil }
+  }
+
   /// Why a connection ended.
-  private enum Ending {
+  private enum Ending: Sendable {
     /// Reconnect after the backoff.
     case lost(String)
     /// Do not reconnect: the sequence ends.
     case failed(String)
+    /// ``reconnectNow()`` asked for a new connection: reconnect at once.
+    case replaced
   }
 
   private func run(_ output: AsyncStream<ServerSentEvent>.Continuation) async {
-    var lastEventID: String?
     // Connections in a row that delivered no event: what the backoff grows with.
     var failures = 0
     var serverDelay: Duration?
@@ -141,54 +180,39 @@ public final class EventStreamClient: Sendable {
       output.finish()
     }
     while !Task.isCancelled {
-      state.send(.connecting(attempt: failures + 1))
-      let ending: Ending
-      do {
-        let response = try await connect(lastEventID, failures + 1)
-        if let failure = Self.refusal(of: response) {
-          ending = failure
-        } else {
-          state.send(.open)
-          logger.info("Event stream open")
-          // A parser per connection: what was left of an event when a connection ended goes
-          // with it.
-          var parser = ServerSentEventParser(
-            lastEventID: lastEventID, maximumLineLength: policy.maximumLineLength,
-            maximumEventSize: policy.maximumEventSize)
-          for try await chunk in response.body {
-            let events = try parser.feed(chunk)
-            serverDelay = parser.reconnectionTime ?? serverDelay
-            if !events.isEmpty { failures = 0 }
-            for event in events { output.yield(event) }
-            lastEventID = parser.lastEventID
-          }
-          ending = .lost("the server closed the stream")
+      // A wake from now on replaces this connection, or cuts the backoff after it.
+      let generation = wakeUp.wakeCount
+      let attempt = failures + 1
+      state.send(.connecting(attempt: attempt))
+      let progress = ConnectionProgress()
+      let ending = await withTaskGroup(of: Ending.self) { group in
+        group.addTask {
+          await self.read(attempt: attempt, progress: progress, into: output)
         }
-      } catch let error as ServerSentEventError {
-        ending = .lost("\(error)")
-      } catch let error as HTTPError {
-        if error.isCancellation || Task.isCancelled { return }
-        if case .authentication(let failure) = error, !failure.isTemporary {
-          ending = .failed("\(error)")
-        } else {
-          ending = .lost("\(error)")
-        }
-      } catch {
-        if Task.isCancelled { return }
-        ending = .lost("\(error)")
+        group.addTask { await self.watch(progress, generation: generation) }
+        let first = await group.next() ?? .lost("the connection ended")
+        group.cancelAll()
+        return first
       }
+      // Cancelled (sign-out, disconnect): end quietly.
+      if Task.isCancelled { return }
+      let (delivered, retry) = progress.outcome
+      serverDelay = retry ?? serverDelay
+      if delivered { failures = 0 }
       switch ending {
       case .failed(let reason):
         logger.warning("Event stream stopped: \(reason)")
         return
+      case .replaced:
+        logger.info("The network may have changed: replacing the event stream's connection")
       case .lost(let reason):
         failures += 1
         let delay = backoff(attempt: failures, serverDelay: serverDelay)
         state.send(.lost(reason: reason, retryIn: delay))
         logger.notice("Event stream lost (\(reason)); reconnecting in \(delay.readable)")
         do {
-          if try await wakeUp.wait(for: delay, sleep: sleep) {
-            logger.info("The network is back: reconnecting the event stream now")
+          if try await wakeUp.wait(for: delay, sleep: sleep, ifNotWokenSince: generation) {
+            logger.info("The network may be back: reconnecting the event stream now")
           }
         } catch {
           return
@@ -197,6 +221,73 @@ public final class EventStreamClient: Sendable {
     }
   }
 
+  /// Opens one connection and reads it until it ends; returns why it ended.
+  private func read(
+    attempt: Int, progress: ConnectionProgress,
+    into output: AsyncStream<ServerSentEvent>.Continuation
+  ) async -> Ending {
+    let resumeAfter = lastEventID.withLock { $0 }
+    do {
+      let response = try await connect(resumeAfter, attempt)
+      if let refusal = Self.refusal(of: response) { return refusal }
+      guard !Task.isCancelled else { return .lost("cancelled") }
+      progress.opened()
+      state.send(.open)
+      logger.info("Event stream open")
+      // A parser per connection: what was left of an event when a connection ended goes
+      // with it.
+      var parser = ServerSentEventParser(
+        lastEventID: resumeAfter, maximumLineLength: policy.maximumLineLength,
+        maximumEventSize: policy.maximumEventSize)
+      for try await chunk in response.body {
+        let events = try parser.feed(chunk)
+        progress.received(delivered: !events.isEmpty, retry: parser.reconnectionTime)
+        for event in events { output.yield(event) }
+        let position = parser.lastEventID
+        lastEventID.withLock { $0 = position }
+      }
+      return .lost("the server closed the stream")
+    } catch let error as ServerSentEventError {
+      return .lost("\(error)")
+    } catch let error as HTTPError {
+      if case .authentication(let failure) = error, !failure.isTemporary {
+        return .failed("\(error)")
+      }
+      return .lost("\(error)")
+    } catch {
+      return .lost("\(error)")
+    }
+  }
+
+  /// Watches a connection until it must end: ``reconnectNow()`` was called since `generation`
+  /// (`.replaced`), its head did not come within the connect timeout, or it stayed silent for
+  /// the idle timeout (`.lost`). Time is counted in quarters of the shorter timeout, each
+  /// quarter with no byte received adding to the silence.
+  private func watch(_ progress: ConnectionProgress, generation: Int) async -> Ending {
+    let limits = [policy.connectTimeout, policy.idleTimeout].compactMap { $0 }.filter { $0 > .zero }
+    let slice = limits.min().map { $0 / 4 } ?? .seconds(3600)
+    var quiet = Duration.zero
+    var seen = progress.marker
+    do {
+      while true {
+        if try await wakeUp.wait(for: slice, ifNotWokenSince: generation) {
+          return .replaced
+        }
+        let marker = progress.marker
+        quiet = marker == seen ? quiet + slice : .zero
+        seen = marker
+        if marker.isOpen {
+          if let idle = policy.idleTimeout, idle > .zero, quiet >= idle {
+            return .lost("no byte for \(idle.readable): the connection is dead")
+          }
+        } else if let connect = policy.connectTimeout, connect > .zero, quiet >= connect {
+          return .lost("no answer within \(connect.readable)")
+        }
+      }
+    } catch {
+      return .lost("cancelled")
+    }
+  }
   /// Why `response` is not an event stream to read, if it is not: a status to retry later
   /// (`.lost`), or an answer that fails the connection (`.failed`: a `204`, or a `2xx` that is
   /// not `text/event-stream`, as the WHATWG standard says).
@@ -229,5 +320,42 @@ public final class EventStreamClient: Sendable {
     return Backoff(
       base: base, maximum: policy.maximumDelay, minimum: policy.minimumDelay, jitter: 0.8...1
     ).delay(afterFailures: attempt)
+  }
+}
+
+/// What one connection has done so far, shared by its reader and its watchdog.
+private final class ConnectionProgress: Sendable {
+  /// Whether the head arrived, and how many chunks came since: the watchdog's view.
+  struct Marker: Equatable {
+    var isOpen = false
+    var chunks = 0
+  }
+
+  private struct State {
+    var marker = Marker()
+    var delivered = false
+    var retry: Duration?
+  }
+
+  private let state = Lock(State())
+
+  /// The watchdog's view.
+  var marker: Marker { state.withLock { $0.marker } }
+
+  /// Whether an event was delivered, and the server's last `retry:`.
+  var outcome: (delivered: Bool, retry: Duration?) {
+    state.withLock { ($0.delivered, $0.retry) }
+  }
+
+  func opened() {
+    state.withLock { $0.marker.isOpen = true }
+  }
+
+  func received(delivered: Bool, retry: Duration?) {
+    state.withLock { state in
+      state.marker.chunks &+= 1
+      state.delivered = state.delivered || delivered
+      state.retry = retry ?? state.retry
+    }
   }
 }

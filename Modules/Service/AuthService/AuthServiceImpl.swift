@@ -7,14 +7,17 @@ import TrellisRepository
 /// The ``AuthService`` that signs in with the backend's token API and keeps the session in a
 /// ``SessionStore``.
 ///
-/// Only the server ends a session: a refresh it refuses (`401`, `400`), a revocation, or a
-/// sign-out. A refresh that cannot reach the server, times out, or gets a `5xx` or `429`
-/// keeps the session, in memory and in the store, and throws
+/// Only the server ends a session: a refresh it refuses (`401`, or `400` with OAuth's
+/// `invalid_grant`), a revocation, or a sign-out. A refresh that cannot reach the server, times
+/// out, or gets any other answer (a `5xx` or `429`; a proxy's or a firewall's `403`, `409` or
+/// `413`; a sign-in portal's page) keeps the session, in memory and in the store, and throws
 /// ``Network/AuthenticationFailure/refreshUnavailable(_:)``; the next request tries again.
 /// A refresh whose answer may have been lost on the way back (the connection dropped, the
-/// request timed out) is tried once more at once with the same refresh token: servers that
-/// rotate refresh tokens accept the previous one for a short grace period for exactly this
-/// (the demo backend does).
+/// request timed out) is tried once more at once with the same refresh token, and if that
+/// fails too the session is kept with that token, so the next request after the network is
+/// back (the event stream's next attempt, say) refreshes with it again: a server that rotates
+/// refresh tokens must accept a replaced token until its successor is first used (the demo
+/// backend does; see docs/network.md for what common providers allow).
 ///
 /// The saved session is written off the lock that every request takes to read the token, on
 /// a queue of its own, in the order the decisions were made. Instances of the app sharing the
@@ -38,6 +41,10 @@ public final class AuthServiceImpl: AuthService {
   private struct State {
     var session: Session?
     var generation = 0
+    /// Whether ``session`` was taken from the store after another instance of the app
+    /// refreshed it: that instance may still hold it, so its rejection here never clears the
+    /// store (see ``invalidateSession(of:because:)``).
+    var isAdopted = false
   }
 
   /// A change to the saved session, applied only if `condition` holds for what is saved then.
@@ -85,6 +92,7 @@ public final class AuthServiceImpl: AuthService {
     }
     state.withLock { state in
       state.session = restored
+      state.isAdopted = false
       state.generation += 1
     }
     let restoredState: SessionState = restored.map { .signedIn($0.user) } ?? .signedOut
@@ -107,6 +115,7 @@ public final class AuthServiceImpl: AuthService {
     let newSession = makeSession(tokens)
     await decide { state in
       state.session = newSession
+      state.isAdopted = false
       state.generation += 1
       return ((), SessionWrite(change: .save(newSession)) { _ in true })
     }
@@ -165,12 +174,18 @@ public final class AuthServiceImpl: AuthService {
     }
   }
 
-  /// One refresh of `current`, inside the store's refresh turn.
-  private func refresh(_ current: Session, generation: Int) async throws -> AccessToken {
+  /// One refresh of `held`, inside the store's refresh turn.
+  private func refresh(_ held: Session, generation: Int) async throws -> AccessToken {
+    var current = held
     // Another instance of the app sharing the store may have refreshed this session while
     // this one waited for its turn, which retired the refresh token held here: take its
-    // session instead of presenting a dead refresh token (which would end the session).
-    if let token = adoptNewerSavedSession(than: current, generation: generation) { return token }
+    // session instead of presenting a dead refresh token (which would end the session). If
+    // its access token has expired meanwhile (the other instance quit long ago), it is
+    // refreshed at once rather than spent on a request sure to get a `401`.
+    if let adopted = adoptNewerSavedSession(than: current, generation: generation) {
+      guard adopted.token.hasExpired(at: now()) else { return adopted.token }
+      current = adopted
+    }
     let tokens: TokensModel
     do {
       tokens = try await exchange(current.refreshToken)
@@ -179,27 +194,30 @@ public final class AuthServiceImpl: AuthService {
         throw AuthenticationFailure.sessionChanged
       }
       // Refused: perhaps because an instance that does not take turns refreshed meanwhile.
-      if let token = adoptNewerSavedSession(than: current, generation: generation) {
-        return token
+      if let adopted = adoptNewerSavedSession(than: current, generation: generation) {
+        guard adopted.token.hasExpired(at: now()) else { return adopted.token }
+        return try await refresh(adopted, generation: generation)
       }
-      switch error {
-      case .unauthorized, .validation, .forbidden:
+      // Only the server's refusal of the refresh token ends the session (`AuthRepo` reports
+      // it as `.unauthorized`, decided on the status); a proxy's or a firewall's page does not.
+      if case .unauthorized = error {
         throw AuthenticationFailure.refreshRejected(error.message)
-      case .offline, .server, .invalidResponse, .notFound, .cancelled:
-        logger.notice("The session could not be refreshed now; it is kept: \(error)")
-        throw AuthenticationFailure.refreshUnavailable(error.message)
       }
+      logger.notice("The session could not be refreshed now; it is kept: \(error)")
+      throw AuthenticationFailure.refreshUnavailable(error.message)
     }
     let refreshed = makeSession(tokens)
+    let spent = current.refreshToken
     let applied = await decide { state -> (Bool, SessionWrite?) in
       guard state.generation == generation, state.session != nil else { return (false, nil) }
       state.session = refreshed
+      state.isAdopted = false
       // Saved unless another instance has since saved a newer session there.
       return (
         true,
         SessionWrite(change: .save(refreshed)) { saved in
           guard let saved else { return true }
-          return saved.refreshToken == current.refreshToken || !saved.isNewer(than: refreshed)
+          return saved.refreshToken == spent || !saved.isNewer(than: refreshed)
         }
       )
     }
@@ -226,9 +244,9 @@ public final class AuthServiceImpl: AuthService {
   }
 
   /// Takes the saved session when another instance has refreshed `current` (same user, a
-  /// newer session) and the generation has not moved; returns its token. An older saved
-  /// session (a save of this instance's that failed) is never taken.
-  private func adoptNewerSavedSession(than current: Session, generation: Int) -> AccessToken? {
+  /// newer session) and the generation has not moved; returns it. An older saved session (a
+  /// save of this instance's that failed) is never taken.
+  private func adoptNewerSavedSession(than current: Session, generation: Int) -> Session? {
     guard let saved = try? store.load(), saved.user.id == current.user.id,
       saved.refreshToken != current.refreshToken, saved.isNewer(than: current)
     else { return nil }
@@ -236,31 +254,45 @@ public final class AuthServiceImpl: AuthService {
       guard state.generation == generation, state.session?.refreshToken == current.refreshToken
       else { return false }
       state.session = saved
+      state.isAdopted = true
       return true
     }
     guard adopted else { return nil }
     logger.info("Took the session another instance of the app refreshed")
-    return saved.token
+    return saved
   }
 
   /// Ends the session `token` belongs to after the server refused its refresh: the user must
   /// sign in again. A session that has ended or been replaced since is left alone.
+  ///
+  /// The saved session is removed only if it is this one and this instance did not take it
+  /// from another instance mid-run: a session adopted from the store is still held by the
+  /// instance that saved it, which may be talking to a server that accepts it (two copies of
+  /// the demo each run their own embedded backend), and removing it would sign that copy out
+  /// at its next launch. That instance ends it on its own when its server refuses it.
   public func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure)
     async
   {
-    let ended = await decide { state -> (Session?, SessionWrite?) in
+    let ended = await decide { state -> ((Session, Bool)?, SessionWrite?) in
       guard let session = state.session, session.accessToken == token.value else {
         return (nil, nil)
       }
+      let wasAdopted = state.isAdopted
       state.session = nil
+      state.isAdopted = false
       state.generation += 1
       return (
-        session,
-        SessionWrite(change: .clear) { $0?.refreshToken == session.refreshToken }
+        (session, wasAdopted),
+        SessionWrite(change: .clear) { !wasAdopted && $0?.refreshToken == session.refreshToken }
       )
     }
-    guard ended != nil else { return }
+    guard let (_, wasAdopted) = ended else { return }
     logger.warning("The session ended: \(failure)")
+    if wasAdopted {
+      logger.notice(
+        "The saved session is kept: it came from another instance of the app, which may still use it"
+      )
+    }
     sessionState.send(.expired(reason: "Your session has ended. Sign in again."))
   }
 
@@ -281,6 +313,7 @@ public final class AuthServiceImpl: AuthService {
     await decide { state -> (Session?, SessionWrite?) in
       let ended = state.session
       state.session = nil
+      state.isAdopted = false
       state.generation += 1
       guard let ended else { return (nil, nil) }
       return (ended, SessionWrite(change: .clear) { $0?.user.id == ended.user.id })

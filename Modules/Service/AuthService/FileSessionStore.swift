@@ -89,11 +89,17 @@ public struct FileSessionStore: SessionStore {
     }
   }
 
-  /// Reads the session; `nil` if there is no file.
+  /// How old a temporary file of ``save(_:)`` must be before it counts as left behind by a
+  /// crash: a save in progress (another instance's) renames its file within milliseconds.
+  static let leftoverAge: TimeInterval = 60
+
+  /// Reads the session; `nil` if there is no file. Removes first the temporary files a save
+  /// interrupted by a crash left behind (they hold tokens).
   ///
   /// - Throws: ``SessionStoreError/io(_:)`` when the file exists but cannot be read (it is
   ///   left in place), ``SessionStoreError/corrupt(_:)`` when it is not a saved session.
   public func load() throws(SessionStoreError) -> Session? {
+    removeLeftoverTemporaryFiles()
     let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
@@ -249,6 +255,24 @@ public struct FileSessionStore: SessionStore {
       try await Task.sleep(for: .milliseconds(10))
     }
     return try await refresh()
+  }
+
+  /// Removes the `.session-*.tmp` files of saves that never finished (the process died between
+  /// creating and renaming one), once they are older than ``leftoverAge``.
+  func removeLeftoverTemporaryFiles() {
+    let directory = fileURL.deletingLastPathComponent()
+    guard
+      let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+    else { return }
+    let cutoff = Date().addingTimeInterval(-Self.leftoverAge)
+    for name in names where name.hasPrefix(".session-") && name.hasSuffix(".tmp") {
+      let path = directory.appendingPathComponent(name).path
+      guard
+        let modified = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]
+          as? Date, modified < cutoff
+      else { continue }
+      unlink(path)
+    }
   }
 
   private static func syncDirectory(_ directory: URL) {

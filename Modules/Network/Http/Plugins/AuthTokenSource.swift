@@ -80,8 +80,10 @@ public protocol AuthTokenSource: Sendable {
   /// so that it must end. Only the server ends a session: a refresh that could not reach it, or
   /// that it could not answer now, keeps the session for the next request to try again.
   ///
-  /// Default: ``AuthenticationFailure/refreshRejected(_:)``, or an ``HTTPError`` whose status
-  /// is `400` or `401` (OAuth's `invalid_grant` is a 400).
+  /// Default: ``AuthenticationFailure/refreshRejected(_:)``, or an ``HTTPError`` whose response
+  /// ``HTTPResponse/refusesRefreshToken`` (a `401`, or a `400` with OAuth's `invalid_grant`).
+  /// Anything else (a proxy's or a firewall's `403`, a `413`, a sign-in portal's page) is not the
+  /// server ending the session.
   func isRefreshRejection(_ error: any Error) -> Bool
 
   /// The server refused the refresh of `token`: end the session it belongs to, so the user
@@ -99,12 +101,40 @@ extension AuthTokenSource {
     response.status == 401
   }
 
-  /// ``AuthenticationFailure/refreshRejected(_:)``, or a `400` or `401` answer.
+  /// ``AuthenticationFailure/refreshRejected(_:)``, or an answer that
+  /// ``HTTPResponse/refusesRefreshToken``.
   public func isRefreshRejection(_ error: any Error) -> Bool {
     if case .refreshRejected = error as? AuthenticationFailure { return true }
-    if let status = (error as? HTTPError)?.response?.status {
-      return status == 400 || status == 401
-    }
-    return false
+    return (error as? HTTPError)?.response?.refusesRefreshToken ?? false
   }
+}
+
+extension HTTPResponse {
+  /// Whether this answer to a token refresh is the server refusing the refresh token, so the
+  /// session must end: a `401`, or a `400` whose JSON body names OAuth's `invalid_grant`
+  /// (RFC 6749, section 5.2: `{"error": "invalid_grant"}`; a `"code"` field is read too).
+  ///
+  /// Nothing else is: a `403` or `409` from a CDN's or firewall's challenge page, a proxy's
+  /// `413`, a `422`, a `400` without `invalid_grant` (a request the client got wrong) or a
+  /// portal's `200` page come from something between the app and the server, or from a fault
+  /// the next attempt may not have; ending the session on them would sign the user out and
+  /// delete their session for good.
+  public var refusesRefreshToken: Bool {
+    switch status {
+    case 401: return true
+    case 400:
+      // An error body is small; a large one is a page, not an OAuth error.
+      guard body.count <= 64 * 1024,
+        let error = try? JSONDecoder().decode(OAuthErrorBody.self, from: body)
+      else { return false }
+      return error.error == "invalid_grant" || error.code == "invalid_grant"
+    default: return false
+    }
+  }
+}
+
+/// The fields of an OAuth error answer that say why a grant was refused.
+private struct OAuthErrorBody: Decodable {
+  var error: String?
+  var code: String?
 }

@@ -188,8 +188,12 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
       NSURLErrorCannotParseResponse, NSURLErrorZeroByteResource,
       NSURLErrorCannotDecodeRawData, NSURLErrorCannotDecodeContentData:
       return TransportFailure(.connectionLost, detail: detail)
+    // Offline, as far as the app can tell: no route, no name, no connection, and on Apple
+    // platforms the radio's own refusals (cellular data off for the app, roaming off, a call
+    // that holds the only radio): each ends when the network comes back.
     case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorNotConnectedToInternet,
-      NSURLErrorDNSLookupFailed, NSURLErrorSecureConnectionFailed:
+      NSURLErrorDNSLookupFailed, NSURLErrorSecureConnectionFailed, NSURLErrorDataNotAllowed,
+      NSURLErrorInternationalRoamingOff, NSURLErrorCallIsActive:
       return TransportFailure(.cannotConnect, detail: detail)
     default:
       // corelibs reports a body cut short ("transfer closed with N bytes remaining to
