@@ -146,6 +146,27 @@ struct DataServiceTests {
     }
   }
 
+  /// The detail screen closed with Esc while saving: the change's own request is cancelled,
+  /// but the server may have made it. The service reads the task outside the caller's
+  /// cancellation and announces what the server has, not the task as it was.
+  @Test func aChangeWhoseCallerWasCancelledAnnouncesWhatTheServerHas() async throws {
+    let tasks = FakeTaskRepo()
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(), taskRepo: tasks, sessionState: Relay(.signedOut))
+    let task = try await service.createTask(TaskDraft(projectID: 1, title: "Draft"))
+    var changes = service.changes.events.makeAsyncIterator()
+    tasks.failChanges(with: .cancelled, afterApplying: true)
+    let caller = Task { try await service.updateTask(task, title: "Saved anyway", isDone: nil) }
+    caller.cancel()
+    _ = await caller.result
+    var saved = task
+    saved.title = "Saved anyway"
+    #expect(await changes.next() == .updated(saved))  // before the request
+    #expect(await changes.next() == .updated(saved))  // as read again: the server made it
+    tasks.failChanges(with: nil)
+    #expect(try await service.task(id: task.id) == saved)
+  }
+
   @Test func tasksAreCreatedAndListedAndABlankTitleIsRefusedLocally() async throws {
     let tasks = FakeTaskRepo()
     let session = Relay(SessionState.signedIn(User(id: 1, username: "alice", displayName: "Alice")))

@@ -162,8 +162,10 @@ public final class FakeTaskRepo: TaskRepo {
     }
   }
 
-  /// The protocol requirement, answered from the fake's state.
+  /// The protocol requirement, answered from the fake's state; a cancelled caller gets
+  /// `.cancelled`, as from a real requester.
   public func task(id: Int) async throws(RepositoryError) -> TaskModel {
+    if Task.isCancelled { throw .cancelled }
     guard let task = tasks.withLock({ $0.first { $0.id == id } }) else {
       throw .notFound("There is no task \(id) in your projects.")
     }

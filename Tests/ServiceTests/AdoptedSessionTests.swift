@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisNetwork
+import TrellisRepository
+import TrellisTestSupport
+
+@testable import TrellisService
+
+/// Two copies of the app on one session file: what one takes from the other.
+@Suite("AuthService: a session taken from another instance", .timeLimit(.minutes(1)))
+struct AdoptedSessionTests {
+  private func makeService(
+    _ repo: any AuthRepo, _ file: URL, now: @escaping @Sendable () -> Date = { Date() }
+  ) -> AuthServiceImpl {
+    AuthServiceImpl(
+      repo: repo, store: FileSessionStore(fileURL: file),
+      logger: Logger(category: "AuthService", sink: MemoryLogSink()), now: now)
+  }
+
+  /// The other instance refreshed long ago and quit: the session it saved has an expired
+  /// access token. Sending it would only earn a `401`; it is refreshed at once instead.
+  @Test func anAdoptedSessionWhoseAccessTokenExpiredIsRefreshedAtOnce() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let server = RotatingAuthServer()
+    // The first instance ran two hours ago: its tokens (an hour's life) have expired since.
+    let first = makeService(RotatingAuthRepo(server: server), file) {
+      Date().addingTimeInterval(-7200)
+    }
+    let second = makeService(RotatingAuthRepo(server: server), file)
+    _ = try await first.login(username: "alice", password: "alice1234")
+    _ = await second.restoreSession()
+    _ = try await first.refreshAccessToken()
+    let token = try await second.refreshAccessToken()
+    #expect(server.refreshCalls == ["rt-1", "rt-2"])
+    #expect(token.value == "at-3")
+    #expect(!token.hasExpired())
+  }
+
+  /// A session this instance took from the file after another instance refreshed it is still
+  /// that instance's: when this instance's server refuses it (two copies of the demo each run
+  /// a backend of their own), it ends here, and the file keeps it for the other.
+  @Test func aRefusedSessionTakenFromAnotherInstanceStaysInTheFile() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let server = RotatingAuthServer()
+    let first = makeService(RotatingAuthRepo(server: server), file)
+    let second = makeService(RotatingAuthRepo(server: server), file)
+    _ = try await first.login(username: "alice", password: "alice1234")
+    _ = await second.restoreSession()
+    _ = try await first.refreshAccessToken()
+    let adopted = try await second.refreshAccessToken()
+    #expect(server.refreshCalls == ["rt-1"])
+    await second.invalidateSession(
+      of: adopted, because: .refreshRejected("The session has ended. Sign in again."))
+    #expect(second.sessionState.value.user == nil)
+    #expect(try FileSessionStore(fileURL: file).load()?.refreshToken == "rt-2")
+    #expect(first.sessionState.value.user?.username == "alice")
+  }
+
+  /// Its own session refused, an instance removes it from the file as before.
+  @Test func aRefusedSessionOfItsOwnIsRemovedFromTheFile() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let service = makeService(RotatingAuthRepo(), file)
+    _ = try await service.login(username: "alice", password: "alice1234")
+    let token = try await service.refreshAccessToken()
+    await service.invalidateSession(of: token, because: .refreshRejected("refused"))
+    #expect(try FileSessionStore(fileURL: file).load() == nil)
+  }
+}
+
+@Suite("FileSessionStore: what a crash leaves")
+struct SessionLeftoverTests {
+  /// A save writes a temporary file (tokens in it) and renames it; a crash in between leaves
+  /// it. The next read removes such files once they are a minute old (a younger one may be
+  /// another instance's save in progress).
+  @Test func temporaryFilesACrashLeftAreRemoved() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let store = FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json"))
+    try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+    let stale = directory.url.appendingPathComponent(".session-\(UUID().uuidString).tmp")
+    let fresh = directory.url.appendingPathComponent(".session-\(UUID().uuidString).tmp")
+    let other = directory.url.appendingPathComponent("notes.tmp")
+    for file in [stale, fresh, other] {
+      try Data(#"{"refreshToken":"rt-secret"}"#.utf8).write(to: file)
+    }
+    for file in [stale, other] {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: file.path)
+    }
+    #expect(try store.load() == nil)
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    #expect(FileManager.default.fileExists(atPath: fresh.path))
+    #expect(FileManager.default.fileExists(atPath: other.path))
+  }
+}
