@@ -261,8 +261,9 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "Trellis", "TrellisFront", "TrellisReactor", "TrellisService", "TrellisDemoBackend",
-        "TrellisLoopbackServer", "TrellisCore", "TrellisCoreTesting",
+        "Trellis", "TrellisFront", "TrellisReactor", "TrellisService", "TrellisRepository",
+        "TrellisNetwork", "TrellisDemoBackend", "TrellisLoopbackServer", "TrellisCore",
+        "TrellisCoreTesting",
       ]
         + featureReactorModules + featureFrontModules),
   ] + featureTargets,

@@ -21,6 +21,8 @@ extension AppConfiguration {
       --log-file PATH      Write logs to PATH.
       --data-dir PATH      Keep the saved session in PATH (default: $XDG_DATA_HOME/trellis).
       --instant            Embedded backend without its demo latency.
+      --token-lifetime N   Embedded backend: access tokens expire after N seconds (default
+                           30; 300 with --instant), to watch the session refresh.
       --quiet              Script mode: print only failures, not each screen.
       --open LINK          Open LINK once started (after sign-in if needed): trellis://tasks,
                            trellis://tasks/ID, trellis://compose?project=ID,

@@ -20,6 +20,9 @@ struct AppConfiguration: Equatable {
   var dataDirectory: String?
   /// Run the demo's embedded backend without its latency (`--instant`; nothing else uses it).
   var isInstant = false
+  /// How long the embedded demo backend's access tokens live (`--token-lifetime`), to watch
+  /// refreshes happen; `nil` keeps the demo's.
+  var demoTokenLifetime: Duration?
   /// In script mode, print only failures (not each changed screen).
   var isQuiet = false
   /// Whether `--server` may be plain `http` on another machine, where the password and
@@ -72,6 +75,13 @@ struct AppConfiguration: Equatable {
       case "--log-file": logFile = try value(for: argument)
       case "--data-dir": dataDirectory = try value(for: argument)
       case "--instant": isInstant = true
+      case "--token-lifetime":
+        let text = try value(for: argument)
+        guard let seconds = Int(text), (1...86_400).contains(seconds) else {
+          throw .invalid(
+            "--token-lifetime needs a number of seconds from 1 to 86400, not \"\(text)\"")
+        }
+        demoTokenLifetime = .seconds(seconds)
       case "--quiet": isQuiet = true
       case "--open": linkToOpen = try value(for: argument)
       case "--trace":

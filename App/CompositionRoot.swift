@@ -33,12 +33,14 @@ struct AppDependencies {
 @MainActor
 enum CompositionRoot {
   /// Builds the app for `configuration`. Tests may hand in the embedded backend (with their
-  /// own clock).
-  static func resolve(_ configuration: AppConfiguration, embeddedBackend: DemoBackend? = nil)
-    -> AppDependencies
-  {
+  /// own clock), and the event stream's timings (seconds where the app's are minutes).
+  static func resolve(
+    _ configuration: AppConfiguration, embeddedBackend: DemoBackend? = nil,
+    eventStreamPolicy: EventStreamClient.ReconnectPolicy = EventStreamClient.ReconnectPolicy()
+  ) -> AppDependencies {
     let server = makeServer(configuration, embeddedBackend: embeddedBackend)
-    let services = makeServices(configuration, server: server)
+    let services = makeServices(
+      configuration, server: server, eventStreamPolicy: eventStreamPolicy)
     // The window owns the links; the screens' factories only reach them (see `Screens.links`).
     let links = DeepLinkRouter(scheme: linkScheme)
     let screens = Screens(services: services, links: links)
@@ -69,10 +71,13 @@ enum CompositionRoot {
     }
     // The embedded backend keeps its sessions beside the app's, so a relaunch stays signed in
     // (the saved session names tokens this backend issued).
+    // Two copies of the app on one data folder share that file: their backends act as one.
+    var demo: DemoConfiguration = configuration.isInstant ? .instant : .demo
+    demo.accessTokenLifetime = configuration.demoTokenLifetime ?? demo.accessTokenLifetime
     let backend =
       embeddedBackend
       ?? DemoBackend(
-        configuration: configuration.isInstant ? .instant : .demo,
+        configuration: demo,
         sessionsFile: dataDirectory(configuration).appendingPathComponent("demo-sessions.json"))
     return Server(
       transport: StubTransport(responder: backend.router),
@@ -81,7 +86,10 @@ enum CompositionRoot {
 
   /// The plugins, the auth service, a requester and a repository per API, and the services the
   /// screens use.
-  static func makeServices(_ configuration: AppConfiguration, server: Server) -> AppServices {
+  static func makeServices(
+    _ configuration: AppConfiguration, server: Server,
+    eventStreamPolicy: EventStreamClient.ReconnectPolicy
+  ) -> AppServices {
     let (transport, baseURL) = (server.transport, server.baseURL)
 
     // MARK: Plugins
@@ -126,7 +134,8 @@ enum CompositionRoot {
     let projectRepo = ProjectRepoImpl(requester: projectDataRequester)
     let taskRepo = TaskRepoImpl(requester: taskDataRequester)
     let fileRepo = FileRepoImpl(requester: fileDataRequester)
-    let eventRepo = EventRepoImpl(requester: eventDataRequester, transport: transport)
+    let eventRepo = EventRepoImpl(
+      requester: eventDataRequester, transport: transport, policy: eventStreamPolicy)
     // trellis:repositories (the generator adds repositories above this line)
 
     // MARK: Services

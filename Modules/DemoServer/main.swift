@@ -2,7 +2,7 @@
 // (`swift run Trellis --server http://127.0.0.1:8080`) or trying the API with curl.
 //
 //   swift run DemoServer [--port 8080] [--instant] [--token-lifetime SECONDS]
-//                        [--fail-uploads] [--fail-requests]
+//                        [--heartbeat SECONDS] [--fail-uploads] [--fail-requests]
 import Dispatch
 import Foundation
 import TrellisCore
@@ -23,6 +23,9 @@ let usage = """
     --instant             No artificial latency (default: the demo's latency, with a slow
                           project "Mobile App" and a fast one "Backend").
     --token-lifetime N    Access tokens expire after N seconds (default 30).
+    --heartbeat N         Send a heartbeat (a comment line) on each open event stream
+                          every N seconds, 1 to 15 (default 15: the app takes a stream
+                          silent for 45 seconds for dead).
     --fail-uploads        Every upload fails with 503.
     --fail-requests       Every API request except sign-in fails with 503.
     -h, --help            Show this help.
@@ -55,14 +58,22 @@ while let argument = arguments.next() {
     }
     port = number
   case "--instant":
-    let lifetime = configuration.accessTokenLifetime
+    let (lifetime, heartbeat) = (
+      configuration.accessTokenLifetime, configuration.eventHeartbeatInterval
+    )
     configuration = .instant
     configuration.accessTokenLifetime = lifetime
+    configuration.eventHeartbeatInterval = heartbeat
   case "--token-lifetime":
     guard let value = arguments.next(), let seconds = Int(value), seconds > 0 else {
       fail("--token-lifetime needs a number of seconds above 0")
     }
     configuration.accessTokenLifetime = .seconds(seconds)
+  case "--heartbeat":
+    guard let value = arguments.next(), let seconds = Int(value), (1...15).contains(seconds) else {
+      fail("--heartbeat needs a number of seconds from 1 to 15")
+    }
+    configuration.eventHeartbeatInterval = .seconds(seconds)
   case "--fail-uploads": configuration.failsUploads = true
   case "--fail-requests": configuration.failsRequests = true
   case "-h", "--help":

@@ -4,6 +4,7 @@ import TrellisCore
 import TrellisDemoBackend
 import TrellisFront
 import TrellisLoopbackServer
+import TrellisNetwork
 
 @testable import Trellis
 
@@ -35,7 +36,8 @@ final class AppHarness {
   /// clock, keeping its data in `dataDirectory` (a new folder by default).
   init(
     backend: DemoBackend, serverURL: URL, dataDirectory: URL? = nil,
-    arguments extraArguments: [String] = []
+    arguments extraArguments: [String] = [],
+    eventStreamPolicy: EventStreamClient.ReconnectPolicy = EventStreamClient.ReconnectPolicy()
   ) throws {
     self.backend = backend
     self.dataDirectory =
@@ -46,7 +48,7 @@ final class AppHarness {
       arguments: ["--data-dir", self.dataDirectory.path, "--server", serverURL.absoluteString]
         + extraArguments,
       environment: [:], standardInputIsTerminal: false)
-    dependencies = CompositionRoot.resolve(configuration)
+    dependencies = CompositionRoot.resolve(configuration, eventStreamPolicy: eventStreamPolicy)
   }
 
   init(_ mode: Mode, arguments extraArguments: [String] = []) throws {

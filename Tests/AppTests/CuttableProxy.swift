@@ -5,18 +5,27 @@ import Synchronization
   import Glibc
 #endif
 
-/// A TCP proxy on 127.0.0.1 in front of a server, whose network the test cuts and restores:
-/// while cut, every open connection is closed and every new one is closed as soon as it is
-/// accepted, as a tunnel or a dead Wi-Fi would do; restored, bytes flow both ways again.
+/// A TCP proxy on 127.0.0.1 in front of a server, whose network the test cuts and restores.
+///
+/// - ``cut()``: every open connection is closed and every new one is closed as soon as it is
+///   accepted (a reset: the client knows at once).
+/// - ``blackHole()``: no byte passes, and nothing is closed: open connections fall silent and
+///   new ones are accepted and then hear nothing, as in a tunnel or a Wi-Fi-to-cellular
+///   handover. The connections held through it stay dead after ``restore()`` (the NAT forgot
+///   them); only new ones carry bytes again.
+/// - ``restore()``: new connections carry bytes both ways again.
 ///
 /// Each connection is pumped by a thread of its own with `poll` (100 ms), so a cut takes
 /// effect within a tenth of a second; ``stop()`` ends everything.
 final class CuttableProxy: Sendable {
   private struct State {
     var isCut = false
+    var isBlackHole = false
     var isStopped = false
     /// Bumped by each cut: a pump started before it closes.
     var epoch = 0
+    /// Bumped by each black hole: a pump started before it goes silent for good.
+    var silence = 0
   }
 
   /// The port clients connect to.
@@ -58,12 +67,14 @@ final class CuttableProxy: Sendable {
         }
         let client = accept(listener, nil, nil)
         guard client >= 0 else { continue }
-        let (cut, epoch) = state.withLock { ($0.isCut || $0.isStopped, $0.epoch) }
+        let (cut, epoch, silence) = state.withLock {
+          ($0.isCut || $0.isStopped, $0.epoch, $0.isBlackHole ? -1 : $0.silence)
+        }
         if cut {
           close(client)
           continue
         }
-        forward(client, epoch: epoch)
+        forward(client, epoch: epoch, silence: silence)
       }
     }.start()
   }
@@ -83,9 +94,21 @@ final class CuttableProxy: Sendable {
     }
   }
 
-  /// Lets connections through again.
+  /// Lets no byte through and closes nothing, until ``restore()``; the connections open now or
+  /// opened meanwhile never carry a byte again.
+  func blackHole() {
+    state.withLock { state in
+      state.isBlackHole = true
+      state.silence += 1
+    }
+  }
+
+  /// Lets new connections through again.
   func restore() {
-    state.withLock { $0.isCut = false }
+    state.withLock { state in
+      state.isCut = false
+      state.isBlackHole = false
+    }
   }
 
   /// Closes everything for good.
@@ -96,7 +119,9 @@ final class CuttableProxy: Sendable {
     }
   }
 
-  private func forward(_ client: Int32, epoch: Int) {
+  /// Pumps bytes between `client` and the server until a cut after `epoch`; a black hole after
+  /// `silence` (or during it: `-1`) silences it for good, holding both sockets open.
+  private func forward(_ client: Int32, epoch: Int, silence: Int) {
     let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = Self.loopback(port: targetPort)
     let connected =
@@ -122,6 +147,11 @@ final class CuttableProxy: Sendable {
         pollfd(fd: upstream, events: Int16(POLLIN), revents: 0),
       ]
       while state.withLock({ $0.epoch == epoch }) {
+        if state.withLock({ $0.silence != silence }) {
+          // Dead: hold the sockets, pass nothing, until a cut or the end.
+          usleep(100_000)
+          continue
+        }
         fds[0].revents = 0
         fds[1].revents = 0
         guard poll(&fds, 2, 100) >= 0 else { return }

@@ -3,6 +3,7 @@ import Testing
 import TrellisDemoBackend
 import TrellisFront
 import TrellisLoopbackServer
+import TrellisNetwork
 
 @testable import Trellis
 
@@ -83,5 +84,53 @@ struct OfflineEndToEndTests {
     #expect(app.dependencies.authService.sessionState.value.user?.username == "alice")
     let saved = try String(contentsOf: sessionFile, encoding: .utf8)
     #expect(saved.contains("alice"))
+  }
+
+  /// The network goes silent instead of refusing: no byte passes and nothing is closed (a
+  /// tunnel, a handover), and the connections held through it stay dead after. The banner
+  /// stops saying Live within the stream's idle timeout, the stream is replaced once the network
+  /// is back, and a task created on the server then reaches the open list with no user action.
+  @Test func aSilentNetworkIsSeenAsDownAndTheLiveStreamComesBackByItself() async throws {
+    var configuration = DemoConfiguration.instant
+    configuration.eventHeartbeatInterval = .milliseconds(300)
+    let backend = DemoBackend(configuration: configuration)
+    let server = try LoopbackServer(router: backend.router)
+    defer { server.stop() }
+    let proxy = try CuttableProxy(targetPort: server.port)
+    defer { proxy.stop() }
+    // The app's timings scaled down with the heartbeat: a few heartbeats of silence, a few
+    // seconds to connect, a short backoff.
+    var policy = EventStreamClient.ReconnectPolicy()
+    policy.idleTimeout = .milliseconds(1500)
+    policy.connectTimeout = .seconds(2)
+    policy.maximumDelay = .seconds(2)
+    let app = try AppHarness(backend: backend, serverURL: proxy.baseURL, eventStreamPolicy: policy)
+    defer { app.cleanUp() }
+    #expect(
+      await app.run(
+        EndToEndTests.signIn + """
+
+          expect ● Live
+          menu Tasks
+          expect Crash when rotating
+          """) == .completed(commands: 8), "\(app.transcript.joined(separator: "\n"))")
+
+    proxy.blackHole()
+    #expect(
+      await app.run("wait-gone ● Live", timeout: .seconds(10)) == .completed(commands: 1),
+      "\(app.transcript.joined(separator: "\n"))")
+    #expect(app.window.text.contains("Reconnecting") || app.window.text.contains("Offline"))
+    try await Task.sleep(for: .seconds(3))  // longer than a connect's deadline: attempts fail
+    #expect(!app.window.text.contains("● Live"))
+
+    proxy.restore()
+    let created = try #require(
+      backend.createTaskElsewhere(projectID: 1, title: "Made after the handover"))
+    #expect(
+      await app.run("wait Made after the handover", timeout: .seconds(15))
+        == .completed(commands: 1),
+      "task \(created): \(app.transcript.joined(separator: "\n"))")
+    #expect(await app.run("expect ● Live") == .completed(commands: 1))
+    #expect(app.dependencies.authService.sessionState.value.user?.username == "alice")
   }
 }

@@ -16,18 +16,22 @@ struct TwoInstancesTests {
   }
 
   /// Starts Trellis on `script` (written to its standard input); its output goes to `output`.
+  /// Without a `server`, it runs its embedded demo backend (the default mode) with two-second
+  /// tokens.
   private func start(
-    _ script: String, server: URL, data: URL, output: URL
+    _ script: String, server: URL?, data: URL, output: URL
   ) throws -> Process {
     guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
       throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
     }
     let process = Process()
     process.executableURL = trellis
-    process.arguments = [
-      "--server", server.absoluteString, "--data-dir", data.path, "--quiet",
-      "--log-file", data.appendingPathComponent("trellis.log").path, "--log-level", "info",
-    ]
+    process.arguments =
+      (server.map { ["--server", $0.absoluteString] } ?? ["--instant", "--token-lifetime", "2"])
+      + [
+        "--data-dir", data.path, "--quiet",
+        "--log-file", data.appendingPathComponent("trellis.log").path, "--log-level", "info",
+      ]
     let input = Pipe()
     let handle = try FileHandle(forWritingTo: output)
     process.standardInput = input
@@ -108,6 +112,65 @@ struct TwoInstancesTests {
       !(line.hasPrefix("20") && line.contains(" [") && line.contains("] ["))
     }
     #expect(broken.isEmpty, "\(broken.count) broken lines, first: \(broken.first ?? "")")
+    #expect(!log.contains("The session ended"))
+  }
+
+  /// The default mode: each copy runs its own embedded demo backend, both keeping their
+  /// sessions in the shared folder. One copy refreshes, the other takes the refreshed session
+  /// from `session.json`: its backend must know those tokens (the backends share their sessions
+  /// through the folder), or it would be refused, end the session and delete the file, and the
+  /// first copy would be signed out at its next launch.
+  @Test func inTheDefaultModeNeitherSignsTheOtherOutNorDeletesTheSession() async throws {
+    try #require(FileManager.default.isExecutableFile(atPath: trellis.path))
+    let data = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-two-embedded-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: data) }
+    let outputs = (1...3).map { data.appendingPathComponent("copy\($0).out") }
+
+    let first = try start(
+      """
+      type username alice
+      type password alice1234
+      tap Sign in
+      expect Welcome, Alice Kim
+      menu Tasks
+      expect Crash when rotating
+      \(Self.rounds(8))expect-not Sign in to Trellis
+      quit
+      """, server: nil, data: data, output: outputs[0])
+    let session = data.appendingPathComponent("session.json")
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !FileManager.default.fileExists(atPath: session.path), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    let second = try start(
+      """
+      expect Welcome, Alice Kim
+      menu Tasks
+      expect Crash when rotating
+      \(Self.rounds(6))expect-not Sign in to Trellis
+      quit
+      """, server: nil, data: data, output: outputs[1])
+    for process in [first, second] {
+      while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    // The next launch is still signed in.
+    let third = try start(
+      """
+      expect Welcome, Alice Kim
+      quit
+      """, server: nil, data: data, output: outputs[2])
+    while third.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+
+    let printed = outputs.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+    for (index, process) in [first, second, third].enumerated() {
+      #expect(process.terminationStatus == 0, "copy \(index + 1): \(printed[index])")
+      #expect(!printed[index].contains("session has ended"), "\(printed[index])")
+    }
+    let log = try String(contentsOf: data.appendingPathComponent("trellis.log"), encoding: .utf8)
+    let adoptions = log.split(separator: "\n").filter { $0.contains("Took the session another") }
+    #expect(!adoptions.isEmpty, "no copy took the other's session: the test proved nothing")
     #expect(!log.contains("The session ended"))
   }
 }

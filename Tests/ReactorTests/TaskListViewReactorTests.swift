@@ -53,6 +53,47 @@ struct TaskListViewReactorTests {
     #expect(tasks.taskLoads == ["2 force"])
   }
 
+  /// The live connection dropped while the list was shown (a tunnel): what the server
+  /// announced meanwhile may never arrive (a server that cannot replay it). When the connection
+  /// is live again the list reloads, though no load of it failed; the first connection after
+  /// sign-in, and staying live, reload nothing.
+  @Test func everyReturnFromOfflineToLiveReloadsTheList() async throws {
+    let tasks = FakeTaskService()
+    tasks.setTasks([TaskItem(id: 7, projectID: 1, title: "Before the tunnel")])
+    let connection = FakeConnectionService()
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TestServices(taskService: tasks, connectionService: connection)))
+    tester.send(.selectProject(1))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    try #require(await eventually { connection.state.subscriberCount > 0 })
+    connection.state.send(.connecting)
+    connection.state.send(.online)
+    await tester.reactor.waitUntilIdle()
+    #expect(tasks.taskLoads == ["1 cached"])
+    // Down, and a task created on the server meanwhile, its event lost.
+    connection.state.send(.offline)
+    try await tester.expect { $0.mayHaveMissedEvents = true }
+    tasks.setTasks([
+      TaskItem(id: 8, projectID: 1, title: "Made in the tunnel"),
+      TaskItem(id: 7, projectID: 1, title: "Before the tunnel"),
+    ])
+    connection.state.send(.reconnecting)
+    connection.state.send(.online)
+    try await tester.expect { $0.mayHaveMissedEvents = false }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.tasks = [
+        Choice(id: 8, title: "Made in the tunnel", detail: "#8"),
+        Choice(id: 7, title: "Before the tunnel", detail: "#7"),
+      ]
+    }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tasks.taskLoads == ["1 cached", "1 force"])
+  }
+
   @Test func aTaskCreatedElsewhereInTheShownProjectRefreshesTheList() async throws {
     let tasks = FakeTaskService()
     let connection = FakeConnectionService()
@@ -138,7 +179,9 @@ struct TaskListViewReactorTests {
     ])
     try #require(await eventually { connection.state.subscriberCount > 0 })
     connection.state.send(.reconnecting)
+    try await tester.expect { $0.mayHaveMissedEvents = true }
     connection.state.send(.online)
+    try await tester.expect { $0.mayHaveMissedEvents = false }
     try await tester.expect { $0.isLoading = true }
     try await tester.expect {
       $0.tasks = [Choice(id: 8, title: "Created meanwhile", detail: "#8")] + loaded

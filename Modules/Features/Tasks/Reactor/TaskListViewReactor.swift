@@ -18,7 +18,9 @@ import TrellisService
 ///   to ``refreshPageLimit`` pages), so the user keeps their place.
 /// - **Offline** is a state, not an error: a load that cannot reach the server keeps the list as
 ///   it was, marked as not current (``State/staleNotice``), and the list reloads by itself when
-///   the connection is live again.
+///   the connection is live again. So does a list whose live connection dropped while it was
+///   shown (``State/mayHaveMissedEvents``): what the server announced meanwhile may be lost (a
+///   server that cannot replay it, or a stream restarted), and a reload loses nothing.
 @MainActor
 public final class TaskListViewReactor: ReactorProtocol {
   /// What happens to the list.
@@ -60,6 +62,8 @@ public final class TaskListViewReactor: ReactorProtocol {
     case setLoadingMore(Bool)
     /// The list could not be loaded now (offline): why, or `nil` once it is current again.
     case setStale(String?)
+    /// The live connection dropped (`true`), or the list was reloaded since (`false`).
+    case setMayHaveMissedEvents(Bool)
     /// A task changed in this app: its row changes, goes or comes back.
     case apply(TaskChange)
   }
@@ -86,6 +90,9 @@ public final class TaskListViewReactor: ReactorProtocol {
     /// Set when the last load could not reach the server: the tasks shown (if any) are as
     /// last loaded, and they reload when the connection is back.
     public var staleNotice: String?
+    /// Set when the live connection dropped while the list was shown: the server's events may
+    /// have been missed since, so the list reloads when the connection is live again.
+    public var mayHaveMissedEvents = false
 
     /// Whether more tasks than those shown match.
     public var hasMore: Bool { nextCursor != nil }
@@ -189,11 +196,19 @@ public final class TaskListViewReactor: ReactorProtocol {
     case .taskChanged(let change):
       return .just(.apply(change))
     case .connectionChanged(.online):
-      // Live again: a list that could not be loaded while offline loads now.
-      guard state.staleNotice != nil, !state.isLoading else { return .none }
-      guard let projectID = state.projectID else { return mutate(action: .load) }
-      return loadTasks(projectID, forceRefresh: true, keeping: state.tasks.count)
-    case .connectionChanged:
+      // Live again: a list that could not be loaded while offline loads now, and one shown
+      // while the connection was down reloads (the events of the outage may be lost).
+      guard state.staleNotice != nil || state.mayHaveMissedEvents else { return .none }
+      let caughtUp = Effect.just(.setMayHaveMissedEvents(false))
+      // A load under way brings the list up to date already.
+      guard !state.isLoading else { return caughtUp }
+      guard let projectID = state.projectID else { return .concat(caughtUp, mutate(action: .load)) }
+      return .concat(caughtUp, loadTasks(projectID, forceRefresh: true, keeping: state.tasks.count))
+    case .connectionChanged(.offline), .connectionChanged(.reconnecting):
+      guard !state.mayHaveMissedEvents else { return .none }
+      return .just(.setMayHaveMissedEvents(true))
+    case .connectionChanged(.connecting):
+      // The first connection since sign-in: nothing was live before it.
       return .none
     }
   }
@@ -322,6 +337,7 @@ public final class TaskListViewReactor: ReactorProtocol {
     case .setLoading(let isLoading): state.isLoading = isLoading
     case .setLoadingMore(let isLoading): state.isLoadingMore = isLoading
     case .setStale(let notice): state.staleNotice = notice
+    case .setMayHaveMissedEvents(let missed): state.mayHaveMissedEvents = missed
     case .apply(.updated(let task)):
       if let index = state.tasks.firstIndex(where: { $0.id == task.id }) {
         state.tasks[index] = Self.row(task)
