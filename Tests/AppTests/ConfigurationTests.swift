@@ -40,6 +40,19 @@ struct ConfigurationTests {
     #expect(allowed.server?.host == "10.0.0.5")
   }
 
+  @Test func theEmbeddedBackendsTokenLifetimeTakesWholeSecondsWithinADay() throws {
+    #expect(try parse(["--token-lifetime", "2"]).demoTokenLifetime == .seconds(2))
+    #expect(try parse([]).demoTokenLifetime == nil)
+    for value in ["0", "-1", "1.5", "86401", "soon"] {
+      #expect(
+        throws: AppConfiguration.ParseError.invalid(
+          "--token-lifetime needs a number of seconds from 1 to 86400, not \"\(value)\"")
+      ) {
+        try parse(["--token-lifetime", value])
+      }
+    }
+  }
+
   @Test func traceNamesReactorsAndLowersAScriptsLogLevelToInfo() throws {
     let traced = try AppConfiguration(
       arguments: ["--trace", "LoginViewReactor,TaskListViewReactor", "--trace", "*"],

@@ -232,8 +232,8 @@ public final class AuthServiceImpl: AuthService {
   }
 
   /// Calls the server with `refreshToken`, and once more at once if the first answer may
-  /// have been lost on its way back (the server may have rotated the token already; servers
-  /// with rotation accept the previous token for a short grace period).
+  /// have been lost on its way back (the server may have rotated the token already: see the
+  /// type's comment for what it must then accept).
   private func exchange(_ refreshToken: String) async throws(RepositoryError) -> TokensModel {
     do {
       return try await repo.refresh(refreshToken: refreshToken)
