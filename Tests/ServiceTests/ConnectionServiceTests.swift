@@ -143,6 +143,23 @@ struct ConnectionRecoveryTests {
     _ = service
   }
 
+  /// Where the stream stood is kept across its restarts while the session lasts (the server
+  /// replays what was missed), and forgotten when it ends: the next user's stream starts fresh.
+  @Test func theStreamsPlaceIsForgottenWhenTheSessionEndsOrTheUserChanges() async throws {
+    let repo = FakeEventRepo()
+    let auth = try await signedIn()
+    let service = ConnectionServiceImpl(repo: repo, authService: auth)
+    #expect(repo.forgetRequests == 0)
+    await auth.logout()
+    #expect(repo.forgetRequests == 1)
+    _ = try await auth.login(username: "alice", password: "alice1234")
+    #expect(repo.forgetRequests == 1)
+    // A sign-in as someone else, without a sign-out between (another instance's session).
+    auth.sessionState.send(.signedIn(User(.bob)))
+    #expect(repo.forgetRequests == 2)
+    _ = service
+  }
+
   @Test func everySignThatTheNetworkChangedReplacesTheStreamsConnection() async throws {
     let repo = FakeEventRepo()
     let reachability = Relay(true)
