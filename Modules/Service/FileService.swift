@@ -27,17 +27,7 @@ public final class FileServiceImpl: FileService {
   public func upload(fileAt url: URL, progress: (@Sendable (Double) -> Void)?)
     async throws(ServiceError) -> Attachment
   {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw ServiceError(
-        .invalidInput, "Cannot read \(url.lastPathComponent): no such file or no permission.")
-    }
-    guard data.count <= maximumSize else {
-      throw ServiceError(
-        .invalidInput, "\(url.lastPathComponent) is larger than \(maximumSize / 1024 / 1024) MB.")
-    }
+    let data = try Self.read(url, limit: maximumSize)
     do {
       return Attachment(
         try await repo.upload(
@@ -46,6 +36,35 @@ public final class FileServiceImpl: FileService {
     } catch {
       throw ServiceError(error)
     }
+  }
+
+  /// The bytes of the file at `url`, if it has at most `limit`: no more than `limit + 1` bytes
+  /// are ever read, so a huge file is refused without filling memory.
+  ///
+  /// On Apple platforms a file the user picked (a document picker, `fileImporter`) comes as a
+  /// security-scoped URL outside the app's sandbox: it can be read only between
+  /// `startAccessingSecurityScopedResource()` and `stopAccessingSecurityScopedResource()`,
+  /// which this does around the read (for a URL inside the sandbox the start returns `false`,
+  /// and nothing needs stopping).
+  static func read(_ url: URL, limit: Int) throws(ServiceError) -> Data {
+    #if canImport(Darwin)
+      let isScoped = url.startAccessingSecurityScopedResource()
+      defer { if isScoped { url.stopAccessingSecurityScopedResource() } }
+    #endif
+    let data: Data
+    do {
+      let handle = try FileHandle(forReadingFrom: url)
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: limit + 1) ?? Data()
+    } catch {
+      throw ServiceError(
+        .invalidInput, "Cannot read \(url.lastPathComponent): no such file or no permission.")
+    }
+    guard data.count <= limit else {
+      throw ServiceError(
+        .invalidInput, "\(url.lastPathComponent) is larger than \(limit / 1024 / 1024) MB.")
+    }
+    return data
   }
 
   /// A MIME type from the file extension.

@@ -157,3 +157,65 @@ struct CancellationTests {
     #expect(await eventually { weakReactor == nil })
   }
 }
+
+/// A reactor as an Xcode 26 app target writes it (default isolation: the main actor): its
+/// effect identity's `Hashable` conformance is isolated to the main actor, which the effect-id
+/// APIs take, and which keeps their guarantees.
+@MainActor
+final class MainActorIDReactor: ReactorProtocol {
+  /// Written `@MainActor Hashable`, as default main-actor isolation infers it.
+  enum CancelID: @MainActor Hashable { case search, other }
+  enum Action: Sendable {
+    case search(String)
+    case stopSearching
+  }
+  enum Mutation: Sendable { case setResult(String) }
+  struct State: Sendable, Equatable { var result = "" }
+  let initialState = State()
+  let runtime = ReactorRuntime<MainActorIDReactor>()
+  let gate: Gate<String>
+  init(gate: Gate<String>) { self.gate = gate }
+
+  func mutate(action: Action) -> Effect {
+    switch action {
+    case .search(let text):
+      let gate = gate
+      return .run { emit in emit(.setResult(try await gate.wait(text))) }
+        .cancellable(id: CancelID.search, cancelInFlight: true)
+    case .stopSearching:
+      return .cancel(id: CancelID.search)
+    }
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    if case .setResult(let result) = mutation { state.result = result }
+    return state
+  }
+}
+
+@MainActor
+@Suite("Effect identities of a main-actor type")
+struct MainActorEffectIDTests {
+  @Test(.startsEffectsWithinSend) func theLatestWinsAndCancelStopsIt() async throws {
+    let gate = Gate<String>()
+    let tester = ReactorTester(MainActorIDReactor(gate: gate))
+    tester.send(.search("a"))
+    tester.send(.search("ab"))
+    await gate.arrived("a")
+    await gate.arrived("ab")
+    await gate.open("ab", with: "results for ab")
+    try await tester.expect { $0.result = "results for ab" }
+    await gate.open("a", with: "results for a")  // cancelled by the second search
+    tester.send(.search("abc"))
+    await gate.arrived("abc")
+    tester.send(.stopSearching)
+    await gate.open("abc", with: "results for abc")  // cancelled by .cancel(id:)
+    tester.send(.search("x"))
+    await gate.arrived("x")
+    tester.reactor.cancelEffects(id: MainActorIDReactor.CancelID.search)
+    await gate.open("x", with: "results for x")
+    try await tester.finish()
+    #expect(tester.reactor.currentState.result == "results for ab")
+  }
+}

@@ -8,10 +8,13 @@ import Observation
 /// ```swift
 /// // SwiftUI (Apple platforms)
 /// struct ProfileView: View {
-///   let reactor: ProfileViewReactor
+///   @State var reactor: ProfileViewReactor
 ///   var body: some View {
-///     Text(reactor.state.displayName)             // re-renders when displayName changes
-///     TextField("Bio", text: Binding(reactor.binding(\.bio, send: .setBio)))
+///     let bio = reactor.binding(\.bio, send: ProfileViewReactor.Action.setBio)
+///     Form {
+///       Text(reactor.state.displayName)  // re-renders when displayName changes
+///       TextField("Bio", text: Binding(get: { bio.value }, set: { bio.value = $0 }))
+///     }
 ///   }
 /// }
 /// ```

@@ -158,7 +158,7 @@ public struct ReactorEffect<R: ReactorProtocol> {
   }
 
   /// Cancels every effect in flight with identity `id` (see ``cancellable(id:cancelInFlight:)``).
-  public static func cancel(id: some Hashable & Sendable) -> Self {
+  public static func cancel(id: some Hashable) -> Self {
     Self(.cancel(id: Identifier(AnyHashable(id))), isSynchronous: true)
   }
 
@@ -177,7 +177,13 @@ public struct ReactorEffect<R: ReactorProtocol> {
   /// With `cancelInFlight: true`, starting it first cancels any effect in flight with the same
   /// identity, so the latest one wins: a slow answer for the project chosen first can never
   /// overwrite the answer for the project chosen next.
-  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+  ///
+  /// Any `Hashable` value is an identity, a main-actor type's too: an app target whose default
+  /// isolation is the main actor (Xcode 26's new apps) makes its `enum CancelID` conform to
+  /// `Hashable` on the main actor only, and that is enough. Identities are kept by the reactor's
+  /// runtime and compared only there, on the main actor; they never cross to another isolation,
+  /// so they need not be `Sendable`.
+  public func cancellable(id: some Hashable, cancelInFlight: Bool = false) -> Self {
     Self(
       .identified(Identity(effect: self, id: AnyHashable(id), cancelInFlight: cancelInFlight)),
       isSynchronous: isSynchronous)

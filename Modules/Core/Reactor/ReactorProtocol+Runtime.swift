@@ -158,8 +158,9 @@ extension ReactorProtocol {
     runtime.isStopped
   }
 
-  /// Cancels the effects in flight that were given the identity `id`.
-  public func cancelEffects(id: some Hashable & Sendable) {
+  /// Cancels the effects in flight that were given the identity `id` (any `Hashable` value; see
+  /// ``ReactorEffect/cancellable(id:cancelInFlight:)``).
+  public func cancelEffects(id: some Hashable) {
     runtime.cancelEffects(id: AnyHashable(id))
   }
 

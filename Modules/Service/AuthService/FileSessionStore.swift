@@ -6,11 +6,12 @@ import Foundation
   import Darwin
 #endif
 
-/// Keeps the session in a JSON file under the user's data directory: on Linux and macOS
-/// `$XDG_DATA_HOME/<app>/session.json`, or `~/.local/share/<app>/session.json` (where the
-/// terminal app has always kept it); on iOS, tvOS, watchOS and visionOS the app's Application
-/// Support folder (an app there should rather keep tokens in the Keychain: see README, "Using
-/// Trellis in an Apple app").
+/// Keeps the session in a JSON file under the user's data directory: on Linux
+/// `$XDG_DATA_HOME/<app>/session.json`, or `~/.local/share/<app>/session.json`; on every Apple
+/// platform (macOS included) the app's Application Support folder (`URL.applicationSupportDirectory`:
+/// `~/Library/Application Support` for a Mac app outside the sandbox, the container's for one
+/// inside it and on iOS). An Apple app should rather keep tokens in the Keychain: see
+/// docs/apple.md.
 ///
 /// - Private: the file is created 0600 and its directory is kept at 0700 (tightened if it
 ///   was created wider), since the file holds tokens.
@@ -51,12 +52,12 @@ public struct FileSessionStore: SessionStore {
         .appendingPathComponent("session.json", isDirectory: false))
   }
 
-  /// Where an app keeps its data: on Linux and macOS, `$XDG_DATA_HOME` when it is an absolute
-  /// path, else `~/.local/share` (the XDG base directory specification); on iOS, tvOS, watchOS
-  /// and visionOS, the app's Application Support folder in its sandbox, where `environment`
-  /// plays no part.
+  /// Where an app keeps its data: on Linux (and other non-Apple systems), `$XDG_DATA_HOME`
+  /// when it is an absolute path, else `~/.local/share` (the XDG base directory
+  /// specification); on every Apple platform, macOS included, the app's Application Support
+  /// folder, where `environment` plays no part.
   public static func dataDirectory(environment: [String: String]) -> URL {
-    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+    #if canImport(Darwin)
       return URL.applicationSupportDirectory
     #else
       if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
