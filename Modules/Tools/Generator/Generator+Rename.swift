@@ -185,6 +185,18 @@ extension Generator {
         if let found { throw refuse(found, in: String(file.dropFirst(root.count + 1))) }
       }
     }
+    // The app package on the library products has types of its own: one named like a module
+    // after the rename (`MemoService` for a project named Memo) could not be told from it.
+    let newModules = Set(renamedModules.values)
+    for file in fileSystem.swiftFiles(under: root + "/.ci/consumer").sorted() {
+      guard let text = try? fileSystem.read(file) else { continue }
+      var found: String?
+      _ = Self.replacingTokens(in: text) { token, _ in
+        if found == nil, newModules.contains(String(token)) { found = String(token) }
+        return nil
+      }
+      if let found { throw refuse(found, in: String(file.dropFirst(root.count + 1))) }
+    }
     var targets: [(String, (String) -> String)] = [
       (
         "Package.swift",
@@ -212,6 +224,17 @@ extension Generator {
       "Tests/Benchmarks/AppBenchmark/app-benchmark.py", "Tests/Scripts/tour.txt",
     ] {
       targets.append((path, { renamingModules(renamingCommands($0)) }))
+    }
+    // The app package check-portability builds on the library products (docs/apple.md quotes
+    // it): its manifest names the package and the products, its sources import the modules.
+    targets.append(
+      (
+        ".ci/consumer/Package.swift.in",
+        { renamingModules(Self.renamingPackage(in: $0, from: old, to: name.upper)) }
+      ))
+    for file in fileSystem.swiftFiles(under: root + "/.ci/consumer").sorted() {
+      targets.append(
+        (String(file.dropFirst(root.count + 1)), { Self.sortingImports(renamingModules($0)) }))
     }
     // The guides in docs/ name the modules, show the commands and the app's words, as README
     // does.
