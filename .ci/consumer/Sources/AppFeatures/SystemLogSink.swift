@@ -18,7 +18,8 @@ public nonisolated enum SystemLogLevel: Sendable, Equatable {
 public nonisolated struct SystemLogSink: LogSink {
   private let makeLog: @Sendable (String) -> any SystemLog
 
-  /// - Parameter makeLog: The log of a category: `{ OSLog(Logger(subsystem: "com.acme.app", category: $0)) }`.
+  /// A sink that writes each record to `makeLog(category)`: on Apple platforms an `os.Logger`
+  /// of that category (docs/apple.md).
   public init(makeLog: @escaping @Sendable (String) -> any SystemLog) {
     self.makeLog = makeLog
   }
