@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisDemoBackend
 import TrellisFront
 
 @testable import Trellis
 
 @MainActor
-@Suite("The app end to end, through script mode", .timeLimit(.minutes(2)))
+@Suite("The app end to end, through script mode", .capturesLogs, .timeLimit(.minutes(2)))
 struct EndToEndTests {
   static let signIn = """
     expect Sign in to Trellis
@@ -239,7 +240,7 @@ struct EndToEndTests {
 }
 
 @MainActor
-@Suite("Links into the app, through script mode", .timeLimit(.minutes(1)))
+@Suite("Links into the app, through script mode", .capturesLogs, .timeLimit(.minutes(1)))
 struct DeepLinkEndToEndTests {
   @Test func aLinkOpenedBeforeSignInOpensAfterItAndABadOneExplainsItself() async throws {
     let app = try AppHarness(.embedded)

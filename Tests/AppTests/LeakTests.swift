@@ -11,7 +11,7 @@ import TrellisReactor
 @testable import Trellis
 
 @MainActor
-@Suite("Leaving a screen releases it", .timeLimit(.minutes(2)))
+@Suite("Leaving a screen releases it", .capturesLogs, .timeLimit(.minutes(2)))
 struct LeakTests {
   /// The top screen of the signed-in area's stack.
   private func top(_ app: AppHarness) -> ViewController? {

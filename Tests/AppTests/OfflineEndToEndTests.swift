@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisDemoBackend
 import TrellisFront
 import TrellisLoopbackServer
@@ -11,7 +12,8 @@ import TrellisNetwork
 /// an access token lives: nobody is signed out, nothing is lost, and what was live comes back
 /// by itself.
 @MainActor
-@Suite("Offline end to end: a cut longer than a token's life", .timeLimit(.minutes(2)))
+@Suite(
+  "Offline end to end: a cut longer than a token's life", .capturesLogs, .timeLimit(.minutes(2)))
 struct OfflineEndToEndTests {
   @Test func aCutLongerThanTheTokensLifeKeepsTheSessionAndTheLiveStreamComesBack()
     async throws

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 
 /// The built `Trellis` executable, next to the test bundle.
 private var trellisExecutable: URL {
@@ -7,7 +8,7 @@ private var trellisExecutable: URL {
     .appendingPathComponent("Trellis")
 }
 
-@Suite("The Trellis process", .timeLimit(.minutes(1)))
+@Suite("The Trellis process", .capturesLogs, .timeLimit(.minutes(1)))
 struct ProcessTests {
   /// Runs Trellis with its standard output and error going into pipes whose reading ends are
   /// already closed: every write fails (EPIPE).
@@ -38,7 +39,7 @@ struct ProcessTests {
   }
 }
 
-@Suite("Relaunching the app", .timeLimit(.minutes(1)))
+@Suite("Relaunching the app", .capturesLogs, .timeLimit(.minutes(1)))
 struct RelaunchTests {
   /// Runs Trellis in script mode on `script`; returns its status and everything it printed.
   private func run(

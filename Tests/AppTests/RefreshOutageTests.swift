@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisDemoBackend
 import TrellisNetwork
 import TrellisRepository
@@ -10,7 +11,7 @@ import TrellisService
 /// The refresh's answer is lost on its way back (the server rotated the refresh token; the app
 /// never saw the new one), then the network stays down for minutes: the app comes back with
 /// the old token, and the server must still take it.
-@Suite("A refresh lost in an outage", .timeLimit(.minutes(1)))
+@Suite("A refresh lost in an outage", .capturesLogs, .timeLimit(.minutes(1)))
 struct RefreshOutageTests {
   /// The network between the app and the demo backend, as the test sets it.
   final class Network: HTTPResponder {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisDemoBackend
 
 @testable import Trellis
@@ -14,7 +15,7 @@ private final class IssuedTokens: Sendable {
 }
 
 @MainActor
-@Suite("No secret reaches a log", .serialized, .timeLimit(.minutes(2)))
+@Suite("No secret reaches a log", .capturesLogs, .serialized, .timeLimit(.minutes(2)))
 struct SecretsInLogsTests {
   @Test(arguments: AppHarness.Mode.allCases)
   func aWholeSessionAtTheMostVerboseLevelLogsNoPasswordAndNoToken(mode: AppHarness.Mode)

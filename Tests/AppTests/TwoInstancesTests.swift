@@ -1,13 +1,14 @@
 import Foundation
 import Synchronization
 import Testing
+import TrellisCoreTesting
 import TrellisDemoBackend
 import TrellisLoopbackServer
 
 /// Two copies of the app sharing one data folder, as two terminal windows of one user would:
 /// they refresh the same session again and again against a server that rotates refresh
 /// tokens and accepts no replaced one, and neither is signed out, and their log lines stay whole.
-@Suite("Two instances of the app sharing a data folder", .timeLimit(.minutes(2)))
+@Suite("Two instances of the app sharing a data folder", .capturesLogs, .timeLimit(.minutes(2)))
 struct TwoInstancesTests {
   /// The built `Trellis` executable, next to the test bundle.
   private var trellis: URL {

@@ -92,7 +92,10 @@ struct GeneratorTests {
       line(
         "  func make\(type)ViewController() -> ViewController {", isAbove: "// trellis:screens",
         in: composition))
-    #expect(composition.contains("        make\(type)ViewController()\n      },\n"))
+    // (No comma after the menu's only entry, in a project that has only this screen.)
+    #expect(
+      composition.contains("        make\(type)ViewController()\n      },\n")
+        || composition.contains("        make\(type)ViewController()\n      }\n"))
     #expect(composition.contains("      reactor: \(type)ViewReactor(serviceProvider: services))\n"))
     #expect(
       result.output.contains("created Modules/Features/\(type)/Reactor/\(type)ViewReactor.swift"))
@@ -361,9 +364,10 @@ struct GeneratorTests {
       result.output.contains(
         "swift test --filter '\(name.upper)ViewReactorTests|\(name.upper)ViewControllerTests'"))
     #expect(result.output.contains("swift run \(project), then \"\(name.title)\" in the menu"))
+    let scheme = try sandbox.projectSpellings().kebab  // the app's link scheme
     #expect(
-      result.output.contains(
-        "swift run \(project) --open \(project.lowercased())://\(route)"), "\(result.output)")
+      result.output.contains("swift run \(project) --open \(scheme)://\(route)"),
+      "\(result.output)")
     let composition = try sandbox.read("App/CompositionRoot.swift")
     #expect(
       line("    links.register(\"\(route)\") { _ in", isAbove: "// trellis:routes", in: composition)

@@ -86,6 +86,12 @@ struct Sandbox {
     return String(manifest[start.upperBound..<end])
   }
 
+  /// The project's name as the generator spells it: `upper` (`AcmeNotes`), the identifier in
+  /// code `lower` (`acmeNotes`), and the word in links, folders and text `kebab` (`acme-notes`).
+  func projectSpellings() throws -> GeneratedName {
+    try GeneratedName(try projectName(), kind: "project")
+  }
+
   /// Runs the command line; returns the status and what it printed.
   func run(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
     run(arguments)

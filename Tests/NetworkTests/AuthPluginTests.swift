@@ -22,7 +22,7 @@ private func authRouter(source: FakeTokenSource, revoked: Set<String> = []) -> (
   return (router, seen)
 }
 
-@Suite("AuthPlugin")
+@Suite("AuthPlugin", .capturesLogs)
 struct AuthPluginTests {
   @Test func attachesTheBearerToken() async throws {
     let source = FakeTokenSource(token: freshToken("token-1"))
@@ -216,7 +216,7 @@ struct AuthPluginTests {
   }
 }
 
-@Suite("AuthPlugin: origins, failures shared by every waiter, lifetimes")
+@Suite("AuthPlugin: origins, failures shared by every waiter, lifetimes", .capturesLogs)
 struct AuthPluginEdgeTests {
   /// An endpoint on another server that (by mistake) requires authentication.
   private struct Elsewhere: HTTPEndpoint {
@@ -335,7 +335,7 @@ struct AuthPluginEdgeTests {
   }
 }
 
-@Suite("AuthPlugin: offline is not the end of a session")
+@Suite("AuthPlugin: offline is not the end of a session", .capturesLogs)
 struct AuthPluginOfflineTests {
   private let alwaysOK = StubTransport(
     responder: ClosureResponder { request throws(HTTPError) in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisNetwork
 
 /// Answers from a closure, for unit tests through `StubTransport(responder:)`.
@@ -11,7 +12,7 @@ struct ClosureResponder: HTTPResponder {
   }
 }
 
-@Suite("Errors, decoding and the stub transport")
+@Suite("Errors, decoding and the stub transport", .capturesLogs)
 struct ErrorAndStubTests {
   private func requester(
     _ answer: @escaping @Sendable (HTTPRequest) async throws(HTTPError) -> HTTPResponse

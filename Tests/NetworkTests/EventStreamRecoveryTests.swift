@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 
 @testable import TrellisNetwork
 
 /// How the event stream behaves when what answers is not a healthy event stream.
-@Suite("EventStreamClient: backoff and honest errors", .timeLimit(.minutes(1)))
+@Suite("EventStreamClient: backoff and honest errors", .capturesLogs, .timeLimit(.minutes(1)))
 struct EventStreamRecoveryTests {
   /// A client whose waits are recorded instead of slept; it stops after `waits` waits.
   private func recordingClient(

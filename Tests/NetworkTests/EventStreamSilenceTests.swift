@@ -11,7 +11,7 @@ import TrellisLoopbackServer
 /// forgot it) must not look alive: silence past the idle timeout is a lost connection, a
 /// connect that never answers fails within its deadline, and any sign that the network changed
 /// replaces the connection.
-@Suite("EventStreamClient: silence is a dead connection", .timeLimit(.minutes(1)))
+@Suite("EventStreamClient: silence is a dead connection", .capturesLogs, .timeLimit(.minutes(1)))
 struct EventStreamSilenceTests {
   /// A connection the test feeds: each `connect` makes one and records the `Last-Event-ID`
   /// it was opened with.

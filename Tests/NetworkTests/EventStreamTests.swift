@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisLoopbackServer
 
 @testable import TrellisNetwork
 
-@Suite("EventStreamClient over the loopback server", .timeLimit(.minutes(2)))
+@Suite("EventStreamClient over the loopback server", .capturesLogs, .timeLimit(.minutes(2)))
 struct EventStreamTests {
   private func client(
     source: FakeTokenSource = FakeTokenSource(token: freshToken()),

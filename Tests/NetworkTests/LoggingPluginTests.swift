@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisLoopbackServer
 
 @testable import TrellisNetwork
 
-@Suite("LoggingPlugin")
+@Suite("LoggingPlugin", .capturesLogs)
 struct LoggingPluginTests {
   @Test func logsRequestsAndOutcomesWithoutEverWritingTheToken() async throws {
     let sink = MemoryLogSink()

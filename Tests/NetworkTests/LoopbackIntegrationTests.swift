@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
-@Suite("Requests over real HTTP on loopback", .timeLimit(.minutes(2)))
+@Suite("Requests over real HTTP on loopback", .capturesLogs, .timeLimit(.minutes(2)))
 struct LoopbackIntegrationTests {
   @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
     let router = Router()

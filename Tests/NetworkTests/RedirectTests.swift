@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
@@ -38,7 +39,7 @@ private func redirecting(_ status: Int, to location: @escaping @Sendable () -> S
   return router
 }
 
-@Suite("Redirects: a credential never leaves its origin")
+@Suite("Redirects: a credential never leaves its origin", .capturesLogs)
 struct RedirectTests {
   @Test(arguments: [301, 302, 303, 307, 308])
   func aRedirectToAnotherOriginIsRefusedAndTheOtherHostReceivesNothing(status: Int) async throws {

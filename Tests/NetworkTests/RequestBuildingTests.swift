@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
-@Suite("Building requests from endpoints")
+@Suite("Building requests from endpoints", .capturesLogs)
 struct RequestBuildingTests {
   private func build(_ endpoint: TestAPI) throws -> HTTPRequest {
     try HTTPRequest(

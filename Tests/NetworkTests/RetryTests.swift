@@ -4,7 +4,7 @@ import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
-@Suite("RetryPlugin over the loopback server", .timeLimit(.minutes(2)))
+@Suite("RetryPlugin over the loopback server", .capturesLogs, .timeLimit(.minutes(2)))
 struct RetryTests {
   private func retryPlugin(maximumAttempts: Int = 4) -> RetryPlugin {
     var policy = RetryPlugin.Policy()

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisNetwork
 
-@Suite("Server-sent event parsing")
+@Suite("Server-sent event parsing", .capturesLogs)
 struct ServerSentEventParserTests {
   private func parse(_ chunks: [String]) throws -> [ServerSentEvent] {
     var parser = ServerSentEventParser()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 import TrellisLoopbackServer
 import TrellisNetwork
 
@@ -27,7 +28,9 @@ private func transportFailure(of error: HTTPError) -> TransportFailure.Kind? {
   return nil
 }
 
-@Suite("URLSessionTransport: deadlines, cut bodies and size limits", .timeLimit(.minutes(2)))
+@Suite(
+  "URLSessionTransport: deadlines, cut bodies and size limits", .capturesLogs,
+  .timeLimit(.minutes(2)))
 struct TransportLimitTests {
   @Test func theTimeoutIsADeadlineEvenWhenTheServerTricklesBytes() async throws {
     let router = Router()

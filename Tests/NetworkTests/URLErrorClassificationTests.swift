@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisCoreTesting
 
 @testable import TrellisNetwork
 
@@ -10,7 +11,7 @@ import Testing
 /// How `URLSession`'s errors read to the layers above: "offline" is everything that ends when
 /// the network comes back, including the radio's own refusals on Apple platforms (cellular
 /// data off for the app, roaming off, a call holding the only radio).
-@Suite("URLSessionTransport: what an NSURLError means")
+@Suite("URLSessionTransport: what an NSURLError means", .capturesLogs)
 struct URLErrorClassificationTests {
   @Test(arguments: [
     NSURLErrorNotConnectedToInternet, NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisNetwork
 import TrellisRepository
 import TrellisTestSupport
@@ -8,7 +9,7 @@ import TrellisTestSupport
 @testable import TrellisService
 
 /// Two copies of the app on one session file: what one takes from the other.
-@Suite("AuthService: a session taken from another instance", .timeLimit(.minutes(1)))
+@Suite("AuthService: a session taken from another instance", .capturesLogs, .timeLimit(.minutes(1)))
 struct AdoptedSessionTests {
   private func makeService(
     _ repo: any AuthRepo, _ file: URL, now: @escaping @Sendable () -> Date = { Date() }
@@ -74,7 +75,7 @@ struct AdoptedSessionTests {
   }
 }
 
-@Suite("FileSessionStore: what a crash leaves")
+@Suite("FileSessionStore: what a crash leaves", .capturesLogs)
 struct SessionLeftoverTests {
   /// A save writes a temporary file (tokens in it) and renames it; a crash in between leaves
   /// it. The next read removes such files once they are a minute old (a younger one may be

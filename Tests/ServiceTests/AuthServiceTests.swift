@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisNetwork
 import TrellisRepository
 import TrellisTestSupport
@@ -16,7 +17,7 @@ struct TemporaryDirectory {
   func cleanUp() { try? FileManager.default.removeItem(at: url) }
 }
 
-@Suite("AuthService", .timeLimit(.minutes(1)))
+@Suite("AuthService", .capturesLogs, .timeLimit(.minutes(1)))
 struct AuthServiceTests {
   private func makeService(
     repo: any AuthRepo = FakeAuthRepo(), store: any SessionStore = InMemorySessionStore(),
@@ -388,7 +389,7 @@ final class RotatingAuthRepo: AuthRepo {
   }
 }
 
-@Suite("FileSessionStore")
+@Suite("FileSessionStore", .capturesLogs)
 struct FileSessionStoreTests {
   private let session = Session(
     accessToken: "at-1", expiresAt: Date(timeIntervalSince1970: 1_900_000_000),

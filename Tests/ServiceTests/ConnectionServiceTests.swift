@@ -9,7 +9,7 @@ import TrellisTestSupport
 
 @testable import TrellisService
 
-@Suite("ConnectionService", .timeLimit(.minutes(1)))
+@Suite("ConnectionService", .capturesLogs, .timeLimit(.minutes(1)))
 struct ConnectionServiceTests {
   private func signedInAuthService() async throws -> AuthServiceImpl {
     let auth = AuthServiceImpl(repo: FakeAuthRepo(), store: InMemorySessionStore())
@@ -95,7 +95,7 @@ final class EndingEventRepo: EventRepo {
   func forgetLastEventID() {}
 }
 
-@Suite("ConnectionService: the stream comes back by itself", .timeLimit(.minutes(1)))
+@Suite("ConnectionService: the stream comes back by itself", .capturesLogs, .timeLimit(.minutes(1)))
 struct ConnectionRecoveryTests {
   private func signedIn() async throws -> AuthServiceImpl {
     let auth = AuthServiceImpl(

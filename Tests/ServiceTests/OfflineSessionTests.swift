@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisNetwork
 import TrellisRepository
 import TrellisTestSupport
@@ -16,7 +17,7 @@ import TrellisTestSupport
 
 /// Only the server ends a session: a refresh that cannot reach it (or that it cannot answer
 /// now) keeps the session in memory and on disk, and the next request tries again.
-@Suite("A lost connection never ends the session", .timeLimit(.minutes(1)))
+@Suite("A lost connection never ends the session", .capturesLogs, .timeLimit(.minutes(1)))
 struct OfflineSessionTests {
   private struct Me: HTTPEndpoint {
     var path: String { "/me" }

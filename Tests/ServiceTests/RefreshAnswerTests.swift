@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisNetwork
 import TrellisRepository
 import TrellisTestSupport
@@ -12,7 +13,9 @@ import TrellisTestSupport
 /// with OAuth's `invalid_grant`. A CDN's or firewall's challenge page, a corporate proxy's
 /// `403`, a proxy's `413`, a `409` or `422`, a portal's page: none signs the user out or
 /// deletes the saved session.
-@Suite("A refresh's answer: only the server's refusal ends the session", .timeLimit(.minutes(1)))
+@Suite(
+  "A refresh's answer: only the server's refusal ends the session", .capturesLogs,
+  .timeLimit(.minutes(1)))
 struct RefreshAnswerTests {
   /// An answer to `POST /auth/refresh`, and whether it must end the session.
   struct Answer: Sendable, CustomStringConvertible {

@@ -2,13 +2,14 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisNetwork
 import TrellisRepository
 import TrellisTestSupport
 
 @testable import TrellisService
 
-@Suite("UserService, TaskService, FileService", .timeLimit(.minutes(1)))
+@Suite("UserService, TaskService, FileService", .capturesLogs, .timeLimit(.minutes(1)))
 struct DataServiceTests {
   @Test func theUserIsPublishedLoadedUpdatedAndForgottenOnSignOut() async throws {
     let session = Relay(SessionState.signedOut)
