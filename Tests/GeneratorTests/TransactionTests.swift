@@ -366,6 +366,31 @@ struct RenameTests {
         """)
   }
 
+  /// Names a team picks: several words, digits, one word; in any order, and back again to
+  /// the same tree.
+  @Test func aNameOfSeveralWordsOrWithDigitsRoundTrips() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let original = try sandbox.projectName()
+    let before = try sandbox.snapshot()
+    for name in ["Acme Notes", "Notes2", "orbit", "Field Guide 3"] {
+      let result = sandbox.run("rename", name)
+      #expect(result.status == 0, "\(name): \(result.errors)")
+      let spellings = try GeneratedName(
+        try GeneratedName(name, kind: "project").upper, kind: "project")
+      #expect(try sandbox.projectName() == spellings.upper)
+      #expect(
+        try sandbox.read("App/CompositionRoot.swift").contains(
+          "linkScheme = \"\(spellings.kebab)\""))
+    }
+    #expect(sandbox.run("rename", original).status == 0)
+    let after = try sandbox.snapshot()
+    for (path, text) in before where after[path] != text {
+      Issue.record("\(path) differs after the round trip")
+    }
+    #expect(Set(after.keys) == Set(before.keys))
+  }
+
   /// After a rename the app's links use the new scheme everywhere a user meets them: its
   /// help, README, and the scheme the app accepts; DemoServer names the renamed product.
   @Test func theLinksAndCommandsFollowTheRename() throws {
@@ -446,6 +471,25 @@ struct RenameTests {
     let result = sandbox.run("rename", name)
     #expect(result.status == 1)
     #expect(result.errors.contains("is the name of a product of the package"), "\(result.errors)")
+    #expect(try sandbox.snapshot() == before)
+  }
+
+  /// A file that already names a module the rename would make cannot be renamed back (the
+  /// next rename would take it for the project's module): the rename is refused, nothing
+  /// changed.
+  @Test func aNameWhoseModulesAFileAlreadyNamesIsRefused() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let new = try sandbox.projectName() == "Zephyr" ? "Quasar" : "Zephyr"
+    try sandbox.write(
+      "// Compare with \(new)Core, the other project's.\nlet x = 1\n",
+      to: "Tests/TestSupport/Mention.swift")
+    let before = try sandbox.snapshot()
+    let result = sandbox.run("rename", new)
+    #expect(result.status == 1)
+    #expect(
+      result.errors.contains(
+        "\"\(new)Core\" already appears in Tests/TestSupport/Mention.swift"), "\(result.errors)")
     #expect(try sandbox.snapshot() == before)
   }
 

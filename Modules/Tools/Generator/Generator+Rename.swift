@@ -185,18 +185,10 @@ extension Generator {
         if let found { throw refuse(found, in: String(file.dropFirst(root.count + 1))) }
       }
     }
-    // The app package on the library products has types of its own: one named like a module
-    // after the rename (`MemoService` for a project named Memo) could not be told from it.
+    // A file that already names a module the rename makes (a type `<Name>Service` of the app
+    // package on the products, a script that checks `<Name>Core`) could not be renamed back: the
+    // next rename would take that name for the project's module.
     let newModules = Set(renamedModules.values)
-    for file in fileSystem.swiftFiles(under: root + "/.ci/consumer").sorted() {
-      guard let text = try? fileSystem.read(file) else { continue }
-      var found: String?
-      _ = Self.replacingTokens(in: text) { token, _ in
-        if found == nil, newModules.contains(String(token)) { found = String(token) }
-        return nil
-      }
-      if let found { throw refuse(found, in: String(file.dropFirst(root.count + 1))) }
-    }
     var targets: [(String, (String) -> String)] = [
       (
         "Package.swift",
@@ -249,7 +241,7 @@ extension Generator {
       )
     }
     // In Swift files the renamed imports are sorted again, as `swift format` wants them
-    // (`import Testing` now sorts after `import AcmeCore`).
+    // (`import Testing` now sorts after `import <Name>Core` when the name sorts first).
     for folder in ["App", "Tests/AppTests"] {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
         targets.append(
@@ -272,6 +264,12 @@ extension Generator {
       } catch {
         throw GeneratorError("cannot read \(path)")
       }
+      var taken: String?
+      _ = Self.replacingTokens(in: original) { token, _ in
+        if taken == nil, newModules.contains(String(token)) { taken = String(token) }
+        return nil
+      }
+      if let taken { throw refuse(taken, in: path) }
       let updated = transform(original)
       if updated != original {
         changes.edits.append(.init(path: path, original: original, updated: updated))
