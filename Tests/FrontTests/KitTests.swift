@@ -23,7 +23,7 @@ struct KitTests {
     ("\u{1B}[F", .end), ("\u{1B}[4~", .end), ("\u{1B}OF", .end), ("\u{1B}[3~", .delete),
     ("\u{1B}[2~", .insert), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown),
     ("\u{1B}OP", .function(1)), ("\u{1B}OS", .function(4)), ("\u{1B}[15~", .function(5)),
-    ("\u{1B}[24~", .function(12)), ("\u{1B}[1;5C", .right), ("\u{1B}[1;2A", .up),
+    ("\u{1B}[24~", .function(12)), ("\u{1B}[1;5C", .wordRight), ("\u{1B}[1;2A", .up),
     ("\u{1B}[3;5~", .delete), ("\u{1B}x", .alt("x")), ("\u{1B}한", .alt("한")),
   ])
   func escapeSequencesDecodeWhole(bytes: String, key: Key) {

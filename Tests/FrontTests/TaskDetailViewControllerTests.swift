@@ -2,11 +2,12 @@ import TasksFeature
 import TasksFeatureFront
 import Testing
 import TrellisCore
-import TrellisFront
 import TrellisFrontTesting
 import TrellisReactor
 import TrellisService
 import TrellisTestSupport
+
+@testable import TrellisFront
 
 @MainActor
 @Suite("TaskDetailViewController")
@@ -71,6 +72,24 @@ struct TaskDetailViewControllerTests {
   }
 
   /// Once deleted, the screen closes.
+  /// The question before deleting has its safe answer focused: Enter on "Delete", then Enter
+  /// again, keeps the task.
+  @Test func enterTwiceOnDeleteKeepsTheTask() {
+    let (screen, stub) = makeScreen()
+    let window = windowShowing(screen)
+    stub.state.task = TaskItem(id: 7, projectID: 1, title: "Fix the crash")
+    stub.state.detail = TaskDetailViewReactor.TaskDetail(title: "Fix the crash", project: "Mobile")
+    _ = window.text
+    // To "Delete" (after the attachments list, "Mark done" and "Rename"), as a user would.
+    while screen.formState.focusedID != "button:Delete" { window.handle(.tab) }
+    window.handle(.enter)
+    #expect(stub.actions.last == .delete)
+    stub.state.isConfirmingDelete = true
+    window.handle(.enter)
+    #expect(stub.actions.last == .cancelDelete)
+    #expect(!stub.actions.contains(.confirmDelete))
+  }
+
   @Test func aDeletedTaskClosesItsScreen() throws {
     let reactor = TaskDetailViewReactor(serviceProvider: TestServices(), taskID: 7)
     let stub = reactor.enableStub()

@@ -180,3 +180,47 @@ struct ManifestTests {
     #expect(manifest.closure(of: ["App"]) == ["App", "Front", "Reactor", "Core", "NotesReactor"])
   }
 }
+
+/// What the generator says about names a user types loosely.
+@Suite("The generator's input, as typed")
+struct GeneratorInputTests {
+  /// "my screen" makes the screen My (the trailing word is the kind): the output says so, and
+  /// how to keep the word.
+  @Test func aTrailingKindWordIsDroppedAndTheOutputSaysSo() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let base = Sandbox.unique("my")
+    let result = sandbox.run("screen", "\(base) screen")
+    #expect(result.status == 0, "\(result.errors)")
+    let name = try GeneratedName(base, kind: "screen")
+    #expect(
+      result.output.contains(
+        "Note: \"screen\" at the end of \"\(base) screen\" names the kind, which the generator "
+          + "adds: the screen is \(name.upper) (\(name.upper)ViewReactor"), "\(result.output)")
+    #expect(result.output.contains("repeat it: \"\(base) screen screen\""))
+    // Repeated, the word stays.
+    let kept = sandbox.run("screen", "\(base) screen screen")
+    #expect(kept.status == 0, "\(kept.errors)")
+    #expect(
+      sandbox.exists(
+        "Modules/Features/\(name.upper)Screen/Reactor/\(name.upper)ScreenViewReactor.swift"))
+    #expect(kept.output.contains("the screen is \(name.upper)Screen ("))
+  }
+
+  /// An unquoted name or value with a space leaves a word the command has no place for: the
+  /// error names it, and nothing is written.
+  @Test func aWordTheCommandHasNoPlaceForIsNamed() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let before = try sandbox.snapshot()
+    let route = sandbox.run("screen", "weekly", "--route", "bad", "route")
+    #expect(route.status == 2)
+    #expect(
+      route.errors.contains("did not understand \"route\" after screen \"weekly\""),
+      "\(route.errors)")
+    let name = sandbox.run("screen", "my", "screen")
+    #expect(name.errors.contains("did not understand \"screen\" after screen \"my\""))
+    #expect(name.errors.contains("quote a name or a value with spaces"))
+    #expect(try sandbox.snapshot() == before)
+  }
+}

@@ -88,11 +88,18 @@ public struct Button {
   public var isEnabled: Bool
   /// Called when it is tapped.
   public var action: () -> Void
+  /// Whether the focus goes here when it is placed anew (the control that had it went): a
+  /// question's safe answer, so that Enter pressed once more does no harm.
+  public var isDefault: Bool
 
   /// Creates a button.
-  public init(_ title: String, isEnabled: Bool = true, action: @escaping () -> Void) {
+  public init(
+    _ title: String, isEnabled: Bool = true, isDefault: Bool = false,
+    action: @escaping () -> Void
+  ) {
     self.title = title
     self.isEnabled = isEnabled
+    self.isDefault = isDefault
     self.action = action
   }
 }

@@ -1,7 +1,9 @@
 /// A text field's text and cursor, edited as readline edits a line: characters go in at the
-/// cursor, Left/Right/Home/End (and Ctrl-A/Ctrl-E, Alt-B/Alt-F by word) move it, Backspace and
-/// Delete remove one character, Ctrl-U and Ctrl-K remove everything before or after it, Ctrl-W
-/// the word before it. A field with a limit takes no character beyond it.
+/// cursor, Left/Right/Home/End (and Ctrl-A/Ctrl-E; by word Ctrl-Left/Ctrl-Right and
+/// Alt-B/Alt-F) move it, Backspace and Delete remove one character, Ctrl-U and Ctrl-K remove
+/// everything before or after it, Ctrl-W the word before it and Alt-D the word after it. A
+/// paste goes in at the cursor as text, its line breaks and tabs as spaces (the field is one
+/// line). A field with a limit takes no character beyond it.
 struct FieldEditing: Equatable {
   /// The text, as characters (a cursor position counts characters, not bytes or columns).
   private(set) var characters: [Character]
@@ -48,12 +50,31 @@ struct FieldEditing: Equatable {
       let start = wordStart(before: cursor)
       characters.removeSubrange(start..<cursor)
       cursor = start
-    case .alt("b"): cursor = wordStart(before: cursor)
-    case .alt("f"): cursor = wordEnd(after: cursor)
+    case .alt("b"), .wordLeft: cursor = wordStart(before: cursor)
+    case .alt("f"), .wordRight: cursor = wordEnd(after: cursor)
+    case .alt("d"):
+      characters.removeSubrange(cursor..<wordEnd(after: cursor))
+    case .paste(let text):
+      var pasted = Self.oneLine(text)
+      if let maximumLength { pasted = Array(pasted.prefix(max(0, maximumLength - characters.count))) }
+      characters.insert(contentsOf: pasted, at: cursor)
+      cursor += pasted.count
     default:
       return false
     }
     return true
+  }
+
+  /// `text` as one line: each line break (`\r\n` counts as one) and tab a space, other control
+  /// characters dropped.
+  static func oneLine(_ text: String) -> [Character] {
+    text.compactMap { character -> Character? in
+      if character.isNewline || character == "\t" { return " " }
+      if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) {
+        return nil
+      }
+      return character
+    }
   }
 
   /// Where the word before `index` starts: back over spaces, then over the word.

@@ -9,6 +9,14 @@ struct Form {
   /// Focusable controls in order.
   var focusIDs: [String] { elements.compactMap(\.focusID) }
 
+  /// The default button's focus id, if one is shown and enabled.
+  var defaultFocusID: String? {
+    for case .button(let button) in elements where button.isDefault && button.isEnabled {
+      return "button:\(button.title)"
+    }
+    return nil
+  }
+
   /// Every control in order, focusable now or not.
   var controlIDs: [String] { elements.compactMap(\.controlID) }
 
@@ -233,13 +241,16 @@ struct Form {
 
   // MARK: Keys
 
+  /// How many rows Page Up and Page Down move a list's cursor.
+  static let pageSize = 10
+
   /// Applies a key; returns whether the form used it.
   func handle(_ key: Key, state: inout FormState) -> Bool {
     // A number being typed in a list ends with any other key.
     if !Self.isDigit(key) { state.typedNumber = nil }
     let ids = focusIDs
     let controls = controlIDs
-    state.normalizeFocus(ids, controls: controls)
+    state.normalizeFocus(ids, controls: controls, preferred: defaultFocusID)
     guard let focused = state.focusedID else {
       return false
     }
@@ -254,6 +265,24 @@ struct Form {
       }
     }
     switch key {
+    case .paste:
+      // A paste is text: outside a field it is dropped, never taken for keys.
+      return true
+    case .pageUp, .pageDown, .home, .end:
+      // In a list: a page up or down, the first or the last row (the last loaded one: a paged
+      // list then loads the next page).
+      guard let count = itemCount(of: focused), count > 0 else { return false }
+      let current = state.cursor(for: focused, count: count)
+      let target =
+        switch key {
+        case .home: 0
+        case .end: count - 1
+        case .pageUp: max(0, current - Self.pageSize)
+        default: min(count - 1, current + Self.pageSize)
+        }
+      state.cursors[focused] = target
+      state.isFocusAutomatic = false
+      if target == count - 1 { reachedEnd(of: focused) }
     case .tab:
       state.moveFocus(by: 1, in: ids, controls: controls)
     case .backTab:
@@ -488,9 +517,9 @@ struct FormState {
   /// Keeps the focus on a control the user put it on while that control is on the screen,
   /// even while it cannot take input (a button disabled while its work runs: the focus is
   /// there again when it is enabled); otherwise puts it on the first focusable control.
-  mutating func normalizeFocus(_ ids: [String], controls: [String]) {
+  mutating func normalizeFocus(_ ids: [String], controls: [String], preferred: String? = nil) {
     if let focusedID, !isFocusAutomatic, controls.contains(focusedID) { return }
-    focusedID = ids.first
+    focusedID = preferred.flatMap { ids.contains($0) ? $0 : nil } ?? ids.first
     isFocusAutomatic = true
   }
 

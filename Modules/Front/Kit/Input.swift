@@ -20,6 +20,13 @@ public enum Key: Sendable, Equatable {
   case left
   /// Arrow right.
   case right
+  /// Ctrl-Left (or Alt-Left): a word back.
+  case wordLeft
+  /// Ctrl-Right (or Alt-Right): a word forward.
+  case wordRight
+  /// Text pasted while the terminal's bracketed paste mode is on: text to insert, never keys
+  /// (its newlines press no Enter, its digits choose no list row).
+  case paste(String)
   /// Ctrl-O: the slide menu.
   case menu
   /// Ctrl-C or Ctrl-Q: quit.
@@ -56,10 +63,20 @@ public enum Key: Sendable, Equatable {
 /// it does not know is consumed and ignored, never typed. `ESC` followed by another character is
 /// Alt with that character; a lone `ESC` is Escape only once no more bytes came (`flush`), as
 /// terminals and readline decide it.
+///
+/// A bracketed paste (`ESC [ 200 ~`, the text, `ESC [ 201 ~`) is one ``Key/paste(_:)``, however
+/// many reads it takes; at most ``maximumPasteLength`` bytes of it are kept (the rest is
+/// dropped, never typed).
 public struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
+  /// The text of a paste under way, while one is.
+  private var paste: [UInt8]?
   /// The longest CSI sequence kept while it is incomplete; a longer one is dropped.
   static let maximumSequenceLength = 32
+  /// The most bytes of one paste kept: 256 KiB.
+  public static let maximumPasteLength = 256 * 1024
+  private static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
+  private static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
   /// Creates a decoder.
   public init() {}
@@ -69,9 +86,20 @@ public struct KeyDecoder: Sendable {
     pending += bytes
     var keys: [Key] = []
     while !pending.isEmpty {
+      if paste != nil {
+        // A paste ends only at its end marker, however long the pause (no flush ends it).
+        guard let key = continuePaste() else { return keys }
+        keys.append(key)
+        continue
+      }
       let byte = pending[0]
       switch byte {
       case 0x1B:
+        if pending.starts(with: Self.pasteStart) {
+          pending.removeFirst(Self.pasteStart.count)
+          paste = []
+          continue
+        }
         switch escapeSequence(flush: flush) {
         case .incomplete: return keys
         case .key(let key, let length):
@@ -112,6 +140,42 @@ public struct KeyDecoder: Sendable {
       }
     }
     return keys
+  }
+
+  /// Takes the paste's text from `pending`: the paste once its end marker came, else `nil`
+  /// (everything but what may be the start of the marker is kept for it).
+  private mutating func continuePaste() -> Key? {
+    let end = Self.pasteEnd
+    var index = 0
+    var found: Int?
+    while index < pending.count {
+      if pending[index] == end[0], pending[index...].starts(with: end) {
+        found = index
+        break
+      }
+      index += 1
+    }
+    let takeCount: Int
+    if let found {
+      takeCount = found
+    } else {
+      // Keep a tail that may be the start of the end marker for the next bytes.
+      var keep = 0
+      for length in stride(from: min(end.count - 1, pending.count), to: 0, by: -1)
+      where Array(pending.suffix(length)) == Array(end.prefix(length)) {
+        keep = length
+        break
+      }
+      takeCount = pending.count - keep
+    }
+    let room = max(0, Self.maximumPasteLength - (paste?.count ?? 0))
+    paste?.append(contentsOf: pending.prefix(min(takeCount, room)))
+    pending.removeFirst(takeCount)
+    guard found != nil else { return nil }
+    pending.removeFirst(end.count)
+    let text = String(decoding: paste ?? [], as: UTF8.self)
+    paste = nil
+    return .paste(text)
   }
 
   private enum Sequence {
@@ -158,11 +222,15 @@ public struct KeyDecoder: Sendable {
 
   /// The key of `ESC [ parameters final`, or nil for one this app does not use.
   private static func csiKey(final: UInt8, parameters: String) -> Key? {
+    // `1;5` is Ctrl, `1;3` Alt, `1;7` both (xterm's modifier parameter, less one, is a bit
+    // set: 1 Shift, 2 Alt, 4 Ctrl).
+    let modifiers = parameters.split(separator: ";").dropFirst().first.flatMap { Int($0) } ?? 1
+    let byWord = modifiers > 1 && (modifiers - 1) & 0b110 != 0
     switch final {
     case UInt8(ascii: "A"): return .up
     case UInt8(ascii: "B"): return .down
-    case UInt8(ascii: "C"): return .right
-    case UInt8(ascii: "D"): return .left
+    case UInt8(ascii: "C"): return byWord ? .wordRight : .right
+    case UInt8(ascii: "D"): return byWord ? .wordLeft : .left
     case UInt8(ascii: "H"): return .home
     case UInt8(ascii: "F"): return .end
     case UInt8(ascii: "Z"): return .backTab

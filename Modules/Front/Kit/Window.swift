@@ -67,6 +67,8 @@ public final class Window {
     var isDiscardFocused = false
     var screens: [WeakScreen]
     var discard: () -> Void
+    /// Whether it asks before quitting (its button says "Quit").
+    var isQuit = false
   }
 
   private struct WeakScreen {
@@ -76,6 +78,8 @@ public final class Window {
   /// The buttons of the confirmation, in order.
   static let keepEditingTitle = "Keep editing"
   static let discardTitle = "Discard"
+  /// The button that quits in the question before quitting.
+  static let quitTitle = "Quit"
   /// The toast, its number, and the screen it was first drawn over (it goes when another
   /// screen is on top: it belongs to where it was shown).
   private var toast: (message: String, serial: Int, screen: ObjectIdentifier?)?
@@ -167,6 +171,29 @@ public final class Window {
       discard: leave)
     setNeedsDisplay()
   }
+
+  /// Whether the app may quit now (Ctrl-Q, Ctrl-C): `true` when no screen holds unsaved input,
+  /// or when the question this asked before is still showing (a second Ctrl-C quits at once).
+  /// Otherwise it asks, as going back does, and the app quits once the user chooses "Quit"
+  /// (``isQuitConfirmed``).
+  public func requestQuit() -> Bool {
+    defer { setNeedsDisplay() }
+    dropStaleConfirmation()
+    if confirmation?.isQuit == true { return true }
+    let screens = [rootViewController].compactMap { $0 } + presentedViewControllers
+    let warnings = screens.flatMap(Self.unsavedChangesWarnings)
+    guard !warnings.isEmpty else { return true }
+    alerts.removeAll()
+    slideMenu?.close()
+    confirmation = Confirmation(
+      message: warnings.joined(separator: " ") + " Quit anyway?",
+      screens: screens.map(WeakScreen.init), discard: { [weak self] in self?.isQuitConfirmed = true },
+      isQuit: true)
+    return false
+  }
+
+  /// Whether the user chose "Quit" in the question ``requestQuit()`` asked.
+  public private(set) var isQuitConfirmed = false
 
   /// The question on screen before unsaved input is discarded, if any.
   public var currentConfirmation: String? {
@@ -273,7 +300,8 @@ public final class Window {
     if let content = top?.contentViewController {
       var state = content.formState
       let form = Form(elements: content.body())
-      state.normalizeFocus(form.focusIDs, controls: form.controlIDs)
+      state.normalizeFocus(
+        form.focusIDs, controls: form.controlIDs, preferred: form.defaultFocusID)
       content.formState = state
       form.draw(
         into: &frame, top: contentTop, height: contentHeight, state: state,
@@ -301,10 +329,11 @@ public final class Window {
     dropStaleConfirmation()
     if let confirmation {
       drawDialog(
-        title: "Discard changes?", message: confirmation.message,
+        title: confirmation.isQuit ? "Quit with unsaved changes?" : "Discard changes?",
+        message: confirmation.message,
         buttons: [
           (Self.keepEditingTitle, !confirmation.isDiscardFocused),
-          (Self.discardTitle, confirmation.isDiscardFocused),
+          (confirmation.isQuit ? Self.quitTitle : Self.discardTitle, confirmation.isDiscardFocused),
         ], into: &frame)
     }
     if let alert = alerts.first {
@@ -426,7 +455,9 @@ public final class Window {
     dropStaleConfirmation()
     if let current = confirmation {
       switch command {
-      case .tap(let title) where title.lowercased() == Self.discardTitle.lowercased():
+      case .tap(let title)
+      where title.lowercased()
+        == (current.isQuit ? Self.quitTitle : Self.discardTitle).lowercased():
         answerConfirmation(discard: true)
       case .tap(let title) where title.lowercased() == Self.keepEditingTitle.lowercased():
         answerConfirmation(discard: false)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Runs a window in the real terminal until the user quits (Ctrl-C or Ctrl-Q): raw keys in,
-/// ANSI frames out, redrawn on every change, on resize and on resuming after Ctrl-Z, spinners
-/// animated while work runs.
+/// Runs a window in the real terminal until the user quits (Ctrl-C or Ctrl-Q; with unsaved input
+/// the window asks first): raw keys in, ANSI frames out, redrawn on every change, on resize and
+/// on resuming after Ctrl-Z, spinners animated while work runs. The terminal's bracketed paste
+/// mode is on, so a paste arrives as text (``Key/paste(_:)``), not as keys.
 @MainActor
 public final class InteractiveSession {
   private let window: Window
@@ -38,12 +39,17 @@ public final class InteractiveSession {
     defer { animation.cancel() }
     draw()
     for await key in terminal.keys() {
-      if key == .quit { break }
+      // With unsaved input the window asks first; a second Ctrl-C (or Ctrl-Q) quits at once.
+      if key == .quit {
+        if window.requestQuit() { break }
+        continue
+      }
       if key == .suspend {
         terminal.suspend()
         continue
       }
       window.handle(key)
+      if window.isQuitConfirmed { break }
     }
   }
 

@@ -17,22 +17,24 @@ nonisolated(unsafe) private var originalTerminalMode = termios()
 nonisolated(unsafe) private var rawTerminalMode = termios()
 nonisolated(unsafe) private var hasOriginalTerminalMode = false
 
-/// Puts the terminal back: cooked mode, main screen, visible cursor. Uses only
+/// Puts the terminal back: cooked mode, main screen, visible cursor, no bracketed paste. Uses only
 /// async-signal-safe calls (`tcsetattr`, `write`), so signal handlers may call it.
 private func restoreTerminal() {
   guard hasOriginalTerminalMode else { return }
   var mode = originalTerminalMode
   _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &mode)
-  let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+  // (Bracketed paste off, too: a shell must not get the markers around what is pasted.)
+  let reset: StaticString = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l"
   _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
 }
 
-/// Raw mode on the alternate screen again, after a resume. Async-signal-safe.
+/// Raw mode on the alternate screen (with bracketed paste) again, after a resume.
+/// Async-signal-safe.
 private func reenterRawMode() {
   guard hasOriginalTerminalMode else { return }
   var mode = rawTerminalMode
   _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &mode)
-  let enter: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
+  let enter: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[2J"
   _ = write(STDOUT_FILENO, enter.utf8Start, enter.utf8CodeUnitCount)
 }
 

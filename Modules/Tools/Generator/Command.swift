@@ -107,10 +107,19 @@ public enum GeneratorCommand {
     guard
       (positional.count == 2 && positional.first != "strip-demo") || positional == ["strip-demo"]
     else {
-      errors(
-        positional.first == "strip-demo"
-          ? "trellis-gen: strip-demo takes no name\n\n\(usage)"
-          : "trellis-gen: expected a command and a name\n\n\(usage)")
+      if positional.first == "strip-demo" {
+        errors("trellis-gen: strip-demo takes no name\n\n\(usage)")
+      } else if positional.count > 2 {
+        // `screen my screen`, `--route bad route`: a word the command has no place for.
+        let extra = positional.dropFirst(2).map { "\"\($0)\"" }.joined(separator: ", ")
+        errors(
+          "trellis-gen: did not understand \(extra) after \(positional[0]) \"\(positional[1])\": "
+            + "a command takes one name, and an option one value; quote a name or a value with "
+            + "spaces (trellis-gen screen \"user settings\"), or join its words "
+            + "(user-settings, --route reports/weekly)\n\n\(usage)")
+      } else {
+        errors("trellis-gen: expected a command and a name\n\n\(usage)")
+      }
       return 2
     }
     let generator = Generator(root: root, fileSystem: fileSystem)
@@ -168,6 +177,7 @@ public enum GeneratorCommand {
       for edit in changes.edits { output("updated \(edit.path)") }
       for removal in changes.removals { output("deleted \(removal.path)") }
       output("")
+      if let note = kindNote(command: command, raw: name) { output(note) }
       // Written already: a hint that cannot be worked out is not a failure.
       output(
         (try? nextSteps(
@@ -178,6 +188,27 @@ public enum GeneratorCommand {
     } catch {
       errors("trellis-gen: \(error)")
       return 1
+    }
+  }
+
+  /// What the generator made of a name that ended with its kind's word, if it did.
+  static func kindNote(command: String, raw: String) -> String? {
+    switch command {
+    case "screen":
+      guard let name = try? GeneratedName(raw, kind: "screen") else { return nil }
+      return name.kindNote(
+        raw: raw, kind: "screen",
+        types: ["\(name.upper)ViewReactor", "\(name.upper)ViewController", "menu \"\(name.title)\""])
+    case "service":
+      guard let name = try? GeneratedName(raw, kind: "service") else { return nil }
+      return name.kindNote(
+        raw: raw, kind: "service", types: ["\(name.upper)Service", "\(name.upper)ServiceImpl"])
+    case "repository":
+      guard let name = try? GeneratedName(raw, kind: "repository") else { return nil }
+      return name.kindNote(
+        raw: raw, kind: "repository", types: ["\(name.upper)Repo", "\(name.upper)DataAPI"])
+    default:
+      return nil
     }
   }
 

@@ -11,6 +11,9 @@ public struct GeneratedName: Equatable, Sendable {
   public let title: String
   /// kebab-case: `user-settings` (URL paths).
   public let kebab: String
+  /// The trailing words taken off the name because they only repeat its kind (`screen` in
+  /// `my screen`, `service` in `billing-service`), as typed; empty when none were.
+  public let droppedKindWords: [String]
 
   /// The longest name the generator accepts, in UpperCamelCase characters: every path it
   /// writes (`Modules/Features/<Name>/Reactor/<Name>ViewServiceProvider.swift`) and every line of
@@ -68,8 +71,10 @@ public struct GeneratedName: Equatable, Sendable {
       }
       if !word.isEmpty { words.append(word) }
     }
+    var dropped: [String] = []
     for suffix in Self.kindWords[kind] ?? [] where words.count >= suffix.count {
       if words.suffix(suffix.count).map({ $0.lowercased() }) == suffix {
+        dropped = Array(words.suffix(suffix.count))
         words.removeLast(suffix.count)
         break
       }
@@ -98,5 +103,16 @@ public struct GeneratedName: Equatable, Sendable {
     lower = upper.prefix(1).lowercased() + upper.dropFirst()
     title = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     kebab = words.map { $0.lowercased() }.joined(separator: "-")
+    droppedKindWords = dropped
+  }
+
+  /// What a name's dropped kind words did, for the generator to say: `"screen" ends "my screen"
+  /// and names the kind: the screen is My (MyViewReactor, ...)`; `nil` when none were dropped.
+  func kindNote(raw: String, kind: String, types: [String]) -> String? {
+    guard !droppedKindWords.isEmpty else { return nil }
+    let words = droppedKindWords.joined(separator: " ")
+    return "Note: \"\(words)\" at the end of \"\(raw)\" names the kind, which the generator "
+      + "adds: the \(kind) is \(upper) (\(types.joined(separator: ", "))). To keep the word in "
+      + "the name, repeat it: \"\(raw) \(words)\"."
   }
 }

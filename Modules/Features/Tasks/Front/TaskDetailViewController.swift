@@ -69,7 +69,8 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
       elements += [
         .text("Delete \"\(detail.title)\"? This cannot be undone.", style: .warning),
         .button(Button("Delete task", isEnabled: isIdle) { reactor.send(.confirmDelete) }),
-        .button(Button("Keep it") { reactor.send(.cancelDelete) }),
+        // The safe answer has the focus: Enter pressed twice does not delete.
+        .button(Button("Keep it", isDefault: true) { reactor.send(.cancelDelete) }),
       ]
     } else {
       elements += [
