@@ -56,7 +56,9 @@ struct FieldEditing: Equatable {
       characters.removeSubrange(cursor..<wordEnd(after: cursor))
     case .paste(let text):
       var pasted = Self.oneLine(text)
-      if let maximumLength { pasted = Array(pasted.prefix(max(0, maximumLength - characters.count))) }
+      if let maximumLength {
+        pasted = Array(pasted.prefix(max(0, maximumLength - characters.count)))
+      }
       characters.insert(contentsOf: pasted, at: cursor)
       cursor += pasted.count
     default:

@@ -187,7 +187,8 @@ public final class Window {
     slideMenu?.close()
     confirmation = Confirmation(
       message: warnings.joined(separator: " ") + " Quit anyway?",
-      screens: screens.map(WeakScreen.init), discard: { [weak self] in self?.isQuitConfirmed = true },
+      screens: screens.map(WeakScreen.init),
+      discard: { [weak self] in self?.isQuitConfirmed = true },
       isQuit: true)
     return false
   }

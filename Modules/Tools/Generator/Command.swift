@@ -198,7 +198,9 @@ public enum GeneratorCommand {
       guard let name = try? GeneratedName(raw, kind: "screen") else { return nil }
       return name.kindNote(
         raw: raw, kind: "screen",
-        types: ["\(name.upper)ViewReactor", "\(name.upper)ViewController", "menu \"\(name.title)\""])
+        types: [
+          "\(name.upper)ViewReactor", "\(name.upper)ViewController", "menu \"\(name.title)\"",
+        ])
     case "service":
       guard let name = try? GeneratedName(raw, kind: "service") else { return nil }
       return name.kindNote(
