@@ -46,7 +46,8 @@ extension AppConfiguration {
       wait <text>                  expect <text>              expect-not <text>
       wait-gone <text>             dump                       print <text>
       sleep <seconds>              open <link>                quit
-    Keys: Tab/arrows move, Enter chooses, Esc goes back, Ctrl-O opens the menu, Ctrl-Q (or
-    Ctrl-C) quits.
+    Keys: Tab/arrows move, Enter chooses, Page Up/Down and Home/End move in a list, Esc goes
+    back, Ctrl-O opens the menu, Ctrl-Q (or Ctrl-C) quits; with unsaved input Esc and Ctrl-Q
+    ask first. A paste goes into the text field as text.
     """
 }
