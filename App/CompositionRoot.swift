@@ -141,7 +141,8 @@ enum CompositionRoot {
     // MARK: Services
     let userService = UserServiceImpl(repo: userRepo, sessionState: authService.sessionState)
     let taskService = TaskServiceImpl(
-      projectRepo: projectRepo, taskRepo: taskRepo, sessionState: authService.sessionState)
+      projectRepo: projectRepo, taskRepo: taskRepo, sessionState: authService.sessionState,
+      currentUser: userService.currentUser)
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)

@@ -34,26 +34,78 @@ public protocol TaskService: Sendable {
   func deleteTask(_ task: TaskItem) async throws(ServiceError)
   /// The changes this app makes to tasks, as they are made and as the server answers.
   var changes: Broadcast<TaskChange> { get }
+  /// The task `id` as this app last saw it (in a page of a list, read, or changed), without a
+  /// request: what a screen shows while the task itself cannot be loaded (offline). `nil` when
+  /// it was not seen since sign-in.
+  func lastKnownTask(id: Int) -> TaskItem?
 }
 
 /// The ``TaskService`` over a ``ProjectRepo`` and a ``TaskRepo``.
 public final class TaskServiceImpl: TaskService {
   private let projectRepo: any ProjectRepo
   private let taskRepo: any TaskRepo
-  private let sessionObservation: ObservationToken
+  private let observations: [ObservationToken]
+  /// The tasks seen since sign-in, by id (at most ``seenLimit``; the oldest seen go first).
+  private let seen = Lock(SeenTasks())
   /// See ``TaskService/changes``.
   public let changes = Broadcast<TaskChange>()
 
-  /// Creates the service. It clears the repositories' caches whenever the session ends.
+  /// The most tasks ``lastKnownTask(id:)`` remembers.
+  public static let seenLimit = 2000
+
+  /// Creates the service. It clears the repositories' caches, and forgets the tasks it saw,
+  /// whenever the session ends; and the projects' member lists whenever the signed-in user's
+  /// name changes (`currentUser`: a ``UserService``'s), so no screen loads the old name again.
   public init(
-    projectRepo: any ProjectRepo, taskRepo: any TaskRepo, sessionState: Relay<SessionState>
+    projectRepo: any ProjectRepo, taskRepo: any TaskRepo, sessionState: Relay<SessionState>,
+    currentUser: Relay<User?>? = nil
   ) {
     self.projectRepo = projectRepo
     self.taskRepo = taskRepo
-    sessionObservation = sessionState.observe { state in
-      guard state.user == nil else { return }
-      projectRepo.clear()
-      taskRepo.clear()
+    let seen = seen
+    var observations = [
+      sessionState.observe { state in
+        guard state.user == nil else { return }
+        projectRepo.clear()
+        taskRepo.clear()
+        seen.withLock { $0 = SeenTasks() }
+      }
+    ]
+    if let currentUser {
+      let names = Lock([Int: String]())
+      if let user = currentUser.value { names.withLock { $0[user.id] = user.displayName } }
+      observations.append(
+        currentUser.observe { user in
+          guard let user else { return }
+          let renamed = names.withLock { names in
+            defer { names[user.id] = user.displayName }
+            return names[user.id].map { $0 != user.displayName } ?? false
+          }
+          // The projects' members name the user: loaded afresh next time.
+          if renamed { projectRepo.clear() }
+        })
+    }
+    self.observations = observations
+  }
+
+  /// See ``TaskService/lastKnownTask(id:)``.
+  public func lastKnownTask(id: Int) -> TaskItem? {
+    seen.withLock { $0.tasks[id] }
+  }
+
+  /// Sends `change`, remembering the task as it now is (forgetting a removed one).
+  private func announce(_ change: TaskChange) {
+    switch change {
+    case .created(let task), .updated(let task), .restored(let task): remember([task])
+    case .removed(let task): seen.withLock { _ = $0.tasks.removeValue(forKey: task.id) }
+    }
+    changes.send(change)
+  }
+
+  /// Remembers `tasks` as seen now.
+  private func remember(_ tasks: [TaskItem]) {
+    seen.withLock { seen in
+      for task in tasks { seen.insert(task, limit: Self.seenLimit) }
     }
   }
 
@@ -103,9 +155,11 @@ public final class TaskServiceImpl: TaskService {
     forceRefresh: Bool = false
   ) async throws(ServiceError) -> TaskPage {
     do {
-      return TaskPage(
+      let page = TaskPage(
         try await taskRepo.tasks(
           projectID: projectID, matching: query, after: cursor, forceRefresh: forceRefresh))
+      remember(page.tasks)
+      return page
     } catch {
       throw ServiceError(error)
     }
@@ -114,7 +168,9 @@ public final class TaskServiceImpl: TaskService {
   /// See ``TaskService/task(id:)``: `GET /tasks/:id`.
   public func task(id: Int) async throws(ServiceError) -> TaskItem {
     do {
-      return TaskItem(try await taskRepo.task(id: id))
+      let task = TaskItem(try await taskRepo.task(id: id))
+      remember([task])
+      return task
     } catch {
       throw ServiceError(error)
     }
@@ -132,23 +188,23 @@ public final class TaskServiceImpl: TaskService {
     var changed = task
     if let title { changed.title = title }
     if let isDone { changed.isDone = isDone }
-    changes.send(.updated(changed))
+    announce(.updated(changed))
     do {
       let saved = TaskItem(
         try await taskRepo.updateTask(id: task.id, TaskChangeModel(title: title, isDone: isDone)))
-      changes.send(.updated(saved))
+      announce(.updated(saved))
       return saved
     } catch {
       switch await settle(task, after: error) {
       case .some(let current)
       where current.title == changed.title && current.isDone == changed.isDone:
         // Made after all (only its answer was lost).
-        changes.send(.updated(current))
+        announce(.updated(current))
         return current
       case .some(let current):
-        changes.send(.updated(current))
+        announce(.updated(current))
       case .none:
-        changes.send(.removed(task))
+        announce(.removed(task))
       }
       throw ServiceError(error)
     }
@@ -185,13 +241,13 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/deleteTask(_:)``.
   public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
-    changes.send(.removed(task))
+    announce(.removed(task))
     do {
       try await taskRepo.deleteTask(id: task.id, projectID: task.projectID)
     } catch {
       // Gone after all (only the answer was lost): deleted.
       guard let current = await settle(task, after: error) else { return }
-      changes.send(.restored(current))
+      announce(.restored(current))
       throw ServiceError(error)
     }
   }
@@ -213,7 +269,23 @@ public final class TaskServiceImpl: TaskService {
     } catch {
       throw ServiceError(error)
     }
-    changes.send(.created(task))
+    announce(.created(task))
     return task
+  }
+}
+
+/// The tasks a service saw, bounded: the oldest seen go first.
+private struct SeenTasks {
+  var tasks: [Int: TaskItem] = [:]
+  var order: [Int] = []
+
+  mutating func insert(_ task: TaskItem, limit: Int) {
+    if tasks.updateValue(task, forKey: task.id) == nil { order.append(task.id) }
+    if order.count > limit * 2 {
+      order = order.filter { tasks[$0] != nil }
+    }
+    while tasks.count > limit, !order.isEmpty {
+      tasks.removeValue(forKey: order.removeFirst())
+    }
   }
 }

@@ -90,6 +90,22 @@ struct TaskDetailViewControllerTests {
     #expect(!stub.actions.contains(.confirmDelete))
   }
 
+  /// Offline, a task never loaded shows what the list knew, why it is not loaded, and Retry.
+  @Test func offlineTheScreenShowsWhatTheListKnewAndRetry() throws {
+    let (screen, stub) = makeScreen()
+    let window = windowShowing(screen)
+    stub.state.preview = TaskItem(id: 7, projectID: 1, title: "Fix the crash", isDone: true)
+    stub.state.failure = "You are offline: the server cannot be reached."
+    stub.state.isOffline = true
+    let text = window.text
+    #expect(text.contains("Fix the crash"))
+    #expect(text.contains("Status: Done"))
+    #expect(text.contains("You are offline: the server cannot be reached."))
+    #expect(!text.contains("renew your session"))
+    try window.perform(.tap("Retry"))
+    #expect(stub.actions == [.load, .load])
+  }
+
   @Test func aDeletedTaskClosesItsScreen() throws {
     let reactor = TaskDetailViewReactor(serviceProvider: TestServices(), taskID: 7)
     let stub = reactor.enableStub()

@@ -43,6 +43,29 @@ struct TaskComposeViewReactorTests {
     #expect(tester.reactor.currentState.milestones.map(\.title) == ["M2"])
   }
 
+  /// The user renamed themself in the profile while the form was open: its member list shows
+  /// the new name (the project was loaded before the edit).
+  @Test func aChangedDisplayNameReachesTheMemberList() async throws {
+    let tasks = FakeTaskService()
+    let users = FakeUserService()
+    let tester = ReactorTester(
+      TaskComposeViewReactor(
+        serviceProvider: TestServices(userService: users, taskService: tasks)))
+    tester.send(.selectProject(2))
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.answer(2, with: .sample(2))
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    #expect(tester.reactor.currentState.members.map(\.title) == ["Alice Kim"])
+    try #require(await eventually { users.currentUser.subscriberCount > 0 })
+    var renamed = User.alice
+    renamed.displayName = "Alice K."
+    users.currentUser.send(renamed)
+    #expect(await eventually { tester.reactor.currentState.members.map(\.title) == ["Alice K."] })
+    tester.skipOutputs()
+  }
+
   @Test(.startsEffectsWithinSend) func changingTheProjectClearsWhatBelongedToTheOldOne()
     async throws
   {

@@ -19,10 +19,13 @@ struct TaskDetailViewReactorTests {
     let tester = ReactorTester(
       TaskDetailViewReactor(serviceProvider: TestServices(taskService: tasks), taskID: 7))
     tester.send(.load)
+    // What the list showed of it, until it loads.
+    try await tester.expect { $0.preview = tasks.storedTask(7) }
     try await tester.expect { $0.isLoading = true }
     await tasks.contexts.waitForArrival(2)
     tasks.contexts.answer(2, with: .sample(2))
     try await tester.expect {
+      $0.preview = nil
       $0.task = tasks.storedTask(7)
       $0.detail = TaskDetailViewReactor.TaskDetail(
         title: "Rate-limit the login endpoint", project: "Backend", milestone: "M2",
@@ -47,6 +50,53 @@ struct TaskDetailViewReactorTests {
     try await tester.finish()
   }
 
+  /// Opened offline, a task never loaded shows what the list knew of it, says the network is
+  /// unreachable (not that the session needs renewing), and loads by itself once the connection
+  /// is live again.
+  @Test func offlineATaskNeverLoadedShowsWhatTheListKnewAndLoadsWhenBack() async throws {
+    let tasks = FakeTaskService()
+    let connection = FakeConnectionService()
+    let known = TaskItem(id: 7, projectID: 2, title: "Rate-limit the login endpoint", isDone: true)
+    tasks.setTasks([known])
+    tasks.failTaskReads(
+      with: ServiceError(
+        .offline,
+        "The server cannot be reached to renew your session. You are still signed in; try again "
+          + "when the connection is back."))
+    let tester = ReactorTester(
+      TaskDetailViewReactor(
+        serviceProvider: TestServices(taskService: tasks, connectionService: connection),
+        taskID: 7))
+    tester.send(.load)
+    try await tester.expect { $0.preview = known }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.failure =
+        "You are offline: the server cannot be reached, so the task could not be loaded. It "
+        + "loads by itself when the connection is back."
+      $0.isOffline = true
+    }
+    try await tester.expect { $0.isLoading = false }
+    // Back: it loads with no action from the user.
+    tasks.failTaskReads(with: nil)
+    try #require(await eventually { connection.state.subscriberCount > 0 })
+    connection.state.send(.online)
+    try await tester.expect { $0.isLoading = true }
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.answer(2, with: .sample(2))
+    try await tester.expect {
+      $0.task = known
+      $0.detail = TaskDetailViewReactor.TaskDetail(
+        title: "Rate-limit the login endpoint", isDone: true, project: "Backend")
+      $0.failure = nil
+      $0.isOffline = false
+      $0.preview = nil
+    }
+    try await tester.expect { $0.isLoading = false }
+    try await tester.finish()
+  }
+
+  // MARK: Changes
   // MARK: Changes
 
   private static let task = TaskItem(id: 7, projectID: 3, title: "Dark mode palette")

@@ -192,6 +192,25 @@ struct TaskListViewReactorTests {
     #expect(tasks.taskLoads == ["1 cached", "1 force", "1 force"])
   }
 
+  /// A project never loaded, chosen offline, says it could not be loaded, not "No tasks yet."
+  @Test func aProjectNeverLoadedChosenOfflineSaysItCouldNotBeLoaded() async throws {
+    let tasks = FakeTaskService()
+    tasks.failTaskLoads(with: ServiceError(.offline, "The server cannot be reached."))
+    let tester = ReactorTester(
+      TaskListViewReactor(serviceProvider: TestServices(taskService: tasks)))
+    tester.isExhaustive = false
+    tester.send(.selectProject(4))
+    await tester.reactor.waitUntilIdle()
+    let state = tester.reactor.currentState
+    #expect(state.tasks.isEmpty)
+    #expect(
+      state.offlineNotice
+        == "Offline: this project's tasks could not be loaded. They load when the connection is back."
+    )
+    #expect(state.emptyText == "Not loaded (offline).")
+    tester.skipOutputs()
+  }
+
   // MARK: Search, pages and changes made in the app
 
   private func makeTester(

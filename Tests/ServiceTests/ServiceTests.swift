@@ -168,6 +168,42 @@ struct DataServiceTests {
     #expect(try await service.task(id: task.id) == saved)
   }
 
+  /// What a screen shows of a task it cannot load now: the task as this app last saw it, kept
+  /// while the session lasts, gone when it was deleted or the session ended.
+  @Test func aTaskSeenInAListIsKnownWithoutARequest() async throws {
+    let session = Relay(SessionState.signedIn(.alice))
+    let tasks = FakeTaskRepo()
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(), taskRepo: tasks, sessionState: session)
+    let task = try await service.createTask(TaskDraft(projectID: 1, title: "Seen"))
+    #expect(service.lastKnownTask(id: task.id) == task)  // created here
+    let other = try await tasks.createTask(projectID: 1, NewTaskModel(title: "Listed"))
+    #expect(service.lastKnownTask(id: other.id) == nil)
+    _ = try await service.tasks(projectID: 1, matching: "", after: nil, forceRefresh: false)
+    #expect(service.lastKnownTask(id: other.id)?.title == "Listed")
+    try await service.deleteTask(task)
+    #expect(service.lastKnownTask(id: task.id) == nil)
+    session.send(.signedOut)
+    #expect(service.lastKnownTask(id: other.id) == nil)
+  }
+
+  /// The user's name changed (the profile): the projects' member lists, which name the user,
+  /// are loaded afresh, so a form opened later shows the new name.
+  @Test func aChangedDisplayNameClearsTheCachedMembers() {
+    let projects = FakeProjectRepo()
+    let user = Relay<User?>(.alice)
+    let service = TaskServiceImpl(
+      projectRepo: projects, taskRepo: FakeTaskRepo(), sessionState: Relay(.signedIn(.alice)),
+      currentUser: user)
+    user.send(.alice)  // the same name: nothing to forget
+    #expect(projects.clearCount == 0)
+    var renamed = User.alice
+    renamed.displayName = "Alice K."
+    user.send(renamed)
+    #expect(projects.clearCount == 1)
+    _ = service
+  }
+
   @Test func tasksAreCreatedAndListedAndABlankTitleIsRefusedLocally() async throws {
     let tasks = FakeTaskRepo()
     let session = Relay(SessionState.signedIn(User(id: 1, username: "alice", displayName: "Alice")))

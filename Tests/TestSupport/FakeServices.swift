@@ -94,6 +94,7 @@ public final class FakeTaskService: TaskService {
     var changeFailure: ServiceError?
     var taskLoads: [String] = []
     var loadFailure: ServiceError?
+    var readFailure: ServiceError?
   }
 
   private let state = Mutex(State())
@@ -179,10 +180,21 @@ public final class FakeTaskService: TaskService {
 
   /// The stored task `id`, or `notFound`.
   public func task(id: Int) async throws(ServiceError) -> TaskItem {
+    if let failure = state.withLock({ $0.readFailure }) { throw failure }
     guard let task = state.withLock({ $0.tasks.first { $0.id == id } }) else {
       throw ServiceError(.notFound, "There is no task \(id) in your projects.")
     }
     return task
+  }
+
+  /// Makes `task(id:)` fail with `error` (or answer again, with `nil`).
+  public func failTaskReads(with error: ServiceError?) {
+    state.withLock { $0.readFailure = error }
+  }
+
+  /// The protocol requirement: the stored task, as if seen in a list.
+  public func lastKnownTask(id: Int) -> TaskItem? {
+    state.withLock { $0.tasks.first { $0.id == id } }
   }
 
   /// Announces the change, then changes the stored task, or fails (as ``failChanges(with:)``

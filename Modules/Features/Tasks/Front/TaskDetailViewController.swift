@@ -33,8 +33,24 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
   /// The task's fields and what can be done to it.
   public override func body() -> [Element] {
     let reactor = reactor
-    if let failure = state.failure { return [.text(failure, style: .warning)] }
-    guard let detail = state.detail else { return [.spinner("Loading the task…")] }
+    guard let detail = state.detail else {
+      guard let failure = state.failure else { return [.spinner("Loading the task…")] }
+      // Not loaded: what the list showed of it, why, and a way to try again.
+      var elements: [Element] = []
+      if let preview = state.preview {
+        elements += [
+          .heading(preview.title), .text("Status: \(preview.isDone ? "Done" : "Open")"), .spacer,
+        ]
+      }
+      elements.append(.text(failure, style: .warning))
+      if state.isOffline {
+        elements.append(
+          .button(
+            Button("Retry", isEnabled: !state.isLoading, isDefault: true) { reactor.send(.load) }))
+      }
+      if state.isLoading { elements.append(.spinner("Loading the task…")) }
+      return elements
+    }
     func list(_ names: [String]) -> String { names.isEmpty ? "—" : names.joined(separator: ", ") }
     var elements: [Element] = [
       .heading(detail.title),

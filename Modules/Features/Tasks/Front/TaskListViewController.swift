@@ -27,7 +27,7 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
     let projects = state.projects
     let tasks = state.tasks
     var elements: [Element] = []
-    if let notice = state.staleNotice { elements += [.text(notice, style: .warning), .spacer] }
+    if let notice = state.offlineNotice { elements += [.text(notice, style: .warning), .spacer] }
     elements += [
       .list(
         ListBox(

@@ -48,6 +48,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case setProject(Int)
     /// Its context arrived.
     case setContext(ProjectContext)
+    /// A member's name changed (the signed-in user's, in the profile).
+    case renameMember(id: Int, displayName: String)
     /// The context fetch started or ended.
     case setLoadingContext(Bool)
     /// The title changed.
@@ -159,6 +161,13 @@ public final class TaskComposeViewReactor: ReactorProtocol {
   public init(serviceProvider: any TaskComposeViewServiceProvider, projectID: Int? = nil) {
     services = serviceProvider
     preselectedProjectID = projectID
+  }
+
+  /// The signed-in user's name, changed elsewhere (the profile), reaches the member list.
+  public func transform(mutation: ReactorStream<Mutation>) -> ReactorStream<Mutation> {
+    mutation.merge(services.userService.currentUser.changes) { user in
+      user.map { .renameMember(id: $0.id, displayName: $0.displayName) }
+    }
   }
 
   /// Turns each action into its effect.
@@ -330,6 +339,10 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       }
       state.mayCreate = context.permissions.canCreateTasks
       state.hasContext = true
+    case .renameMember(let id, let displayName):
+      for index in state.members.indices where state.members[index].id == id {
+        state.members[index].title = displayName
+      }
     case .setLoadingContext(let isLoading): state.isLoadingContext = isLoading
     case .setTitle(let title):
       state.title = title

@@ -6,4 +6,6 @@ public protocol TaskComposeViewServiceProvider: Sendable {
   var taskService: any TaskService { get }
   /// Attachment uploads.
   var fileService: any FileService { get }
+  /// The signed-in user: a name changed elsewhere (the profile) shows in the member list.
+  var userService: any UserService { get }
 }

@@ -7,6 +7,10 @@ import TrellisService
 /// (or not), rename it, delete it (after confirming). Opened from the task list or by a link
 /// (`trellis://tasks/<id>`).
 ///
+/// Offline is a state: a task that cannot be loaded shows what this app last saw of it (its
+/// title and whether it is done, from the list), says that the network is unreachable, offers
+/// Retry, and loads by itself when the connection is live again.
+///
 /// Changes are optimistic: the screen (and, through ``TaskService/changes``, the task list)
 /// shows a change at once, and shows it undone, with an alert saying why, when the server
 /// refuses it (a viewer cannot change tasks) or cannot be reached. A title being typed is never
@@ -35,6 +39,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case confirmDelete
     /// Kept the task after all.
     case cancelDelete
+    /// The connection to the server changed (merged from the connection service).
+    case connectionChanged(ConnectionState)
   }
 
   /// State changes.
@@ -45,8 +51,10 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case setLoaded(TaskItem, TaskDetail)
     /// The task as it now is (changed optimistically, as saved, or as it was again).
     case setTask(TaskItem)
-    /// The task could not be loaded.
-    case setFailure(String)
+    /// The task could not be loaded: why, and whether because the app is offline.
+    case setFailure(String, isOffline: Bool)
+    /// What this app last saw of the task, shown until it loads.
+    case setPreview(TaskItem?)
     /// The title field's text; `nil` closes the field.
     case setTitleDraft(String?)
     /// What is wrong with the title typed, or `nil`.
@@ -111,6 +119,10 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     public var isLoading = false
     /// Why it could not be loaded.
     public var failure: String?
+    /// Whether it could not be loaded because the app is offline (it loads when back).
+    public var isOffline = false
+    /// What this app last saw of the task (from the list), shown while it is not loaded.
+    public var preview: TaskItem?
     /// The title being typed, while the title field is open.
     public var titleDraft: String?
     /// What is wrong with the title typed.
@@ -147,14 +159,22 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     initialState = State(taskID: taskID)
   }
 
+  /// Connection changes come in as actions.
+  public func transform(action: ReactorStream<Action>) -> ReactorStream<Action> {
+    action.merge(services.connectionService.state.changes) { .connectionChanged($0) }
+  }
+
   /// Loads the task; changes it.
   public func mutate(action: Action) -> Effect {
     let taskService = services.taskService
     let state = currentState
     switch action {
     case .load:
+      guard !state.isLoading else { return .none }
       let taskID = state.taskID
+      let preview = state.detail == nil ? taskService.lastKnownTask(id: taskID) : nil
       return .concat(
+        preview != state.preview ? .just(.setPreview(preview)) : .none,
         .just(.setLoading(true)),
         .task {
           let (task, detail) = try await Self.detail(of: taskID, from: taskService)
@@ -163,8 +183,21 @@ public final class TaskDetailViewReactor: ReactorProtocol {
         .just(.setLoading(false))
       )
       .catch { error in
-        .concat(.just(.setFailure(ErrorMessage.text(for: error))), .just(.setLoading(false)))
+        let isOffline = ErrorMessage.isOffline(error)
+        let message =
+          isOffline
+          ? "You are offline: the server cannot be reached, so the task could not be loaded. "
+            + "It loads by itself when the connection is back."
+          : ErrorMessage.text(for: error)
+        return .concat(
+          .just(.setFailure(message, isOffline: isOffline)), .just(.setLoading(false)))
       }
+    case .connectionChanged(.online):
+      // Live again: a task that could not be loaded loads now.
+      guard state.failure != nil, state.detail == nil else { return .none }
+      return mutate(action: .load)
+    case .connectionChanged:
+      return .none
     case .openAttachment(let fileID):
       // A terminal cannot show the file: it says what it is.
       guard let file = state.detail?.attachments.first(where: { $0.id == fileID }) else {
@@ -298,11 +331,16 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       state.task = task
       state.detail = detail
       state.failure = nil
+      state.isOffline = false
+      state.preview = nil
     case .setTask(let task):
       state.task = task
       state.detail?.title = task.title
       state.detail?.isDone = task.isDone
-    case .setFailure(let message): state.failure = message
+    case .setFailure(let message, let isOffline):
+      state.failure = message
+      state.isOffline = isOffline
+    case .setPreview(let preview): state.preview = preview
     case .setTitleDraft(let draft): state.titleDraft = draft
     case .setTitleProblem(let problem): state.titleProblem = problem
     case .setConfirmingDelete(let isConfirming): state.isConfirmingDelete = isConfirming

@@ -4,4 +4,6 @@ import TrellisService
 public protocol TaskDetailViewServiceProvider: Sendable {
   /// Tasks, projects and their milestones, tags and members.
   var taskService: any TaskService { get }
+  /// Whether the server is live: a task that could not be loaded offline loads when it is.
+  var connectionService: any ConnectionService { get }
 }

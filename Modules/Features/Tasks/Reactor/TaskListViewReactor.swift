@@ -97,9 +97,19 @@ public final class TaskListViewReactor: ReactorProtocol {
     /// Whether more tasks than those shown match.
     public var hasMore: Bool { nextCursor != nil }
 
+    /// The offline notice to show: the tasks shown are as last loaded, or, when none could be
+    /// loaded (a project never opened before), that they could not be.
+    public var offlineNotice: String? {
+      guard let staleNotice else { return nil }
+      guard tasks.isEmpty else { return staleNotice }
+      return "Offline: this project's tasks could not be loaded. They load when the connection "
+        + "is back."
+    }
+
     /// What the list says when it has no rows.
     public var emptyText: String {
       if isLoading { return "Loading…" }
+      if staleNotice != nil { return "Not loaded (offline)." }
       let search = query.trimmingCharacters(in: .whitespacesAndNewlines)
       return search.isEmpty ? "No tasks yet." : "No task matches \"\(search)\"."
     }
