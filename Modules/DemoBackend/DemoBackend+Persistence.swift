@@ -121,12 +121,17 @@ extension DemoBackend {
   }
 
   /// Reads the sessions file again if another copy of the app changed it since this backend
-  /// last read or wrote it (or, with `force`, in any case: a token this backend does not know
-  /// may be in it). Nothing to do without a sessions file.
-  func reloadSessionsIfChanged(force: Bool = false) {
+  /// last read or wrote it (each write renames a new file into place: its stamp differs).
+  /// Nothing to do without a sessions file.
+  func reloadSessionsIfChanged() {
+    sessionsUpdate.withLock { _ in reloadSessionsIfChangedLocked() }
+  }
+
+  /// ``reloadSessionsIfChanged()``, for a caller that holds ``sessionsUpdate``.
+  private func reloadSessionsIfChangedLocked() {
     guard let file = sessionsFile else { return }
     let stamp = DemoSessionFileStamp(path: file.path)
-    guard force || stamp != sessionsFileStamp.withLock({ $0 }) else { return }
+    guard stamp != sessionsFileStamp.withLock({ $0 }) else { return }
     restoreSessions(from: file)
   }
 
@@ -134,15 +139,22 @@ extension DemoBackend {
   /// sessions file cannot interleave with: under the file's lock, after reading what they
   /// wrote, and writing the result before the lock is released. Without a sessions file, it
   /// only applies `change`.
+  ///
+  /// Within this process the same step excludes a reload (``sessionsUpdate``): a reload between
+  /// the change and its write would bring back what the change replaced. What another copy
+  /// wrote is read when the file's stamp says so; a write of this backend's that failed leaves
+  /// the stamp, so what it changed stays in memory rather than being read back over.
   @discardableResult
   func updateSessions<Result: Sendable>(_ change: (inout DemoState) -> Result) -> Result {
     guard let file = sessionsFile else { return state.withLock { change(&$0) } }
-    let lock = DemoFileLock(path: file.path + ".lock")
-    defer { lock.release() }
-    reloadSessionsIfChanged(force: true)
-    let result = state.withLock { change(&$0) }
-    persistSessions()
-    return result
+    return sessionsUpdate.withLock { _ in
+      let lock = DemoFileLock(path: file.path + ".lock")
+      defer { lock.release() }
+      reloadSessionsIfChangedLocked()
+      let result = state.withLock { change(&$0) }
+      persistSessions()
+      return result
+    }
   }
 
   /// Writes the live sessions to ``sessionsFile``, if the backend has one: atomically (a new

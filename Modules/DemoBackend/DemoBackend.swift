@@ -28,6 +28,9 @@ public final class DemoBackend: Sendable {
   let persistenceLock = Mutex(())
   /// The version of ``sessionsFile`` this backend last read or wrote.
   let sessionsFileStamp = Mutex<DemoSessionFileStamp?>(nil)
+  /// Held across a reload of ``sessionsFile``, and across a change of the sessions with its
+  /// write: one at a time in this process.
+  let sessionsUpdate = Mutex(())
 
   /// Creates a backend with the seed data.
   ///
@@ -140,9 +143,9 @@ public final class DemoBackend: Sendable {
       return .failure(.unauthorized("Sign in first: this route needs a bearer token."))
     }
     let date = now()
-    // Another copy of the app sharing the sessions file may have issued it.
+    // Another copy of the app sharing the sessions file may have issued it (its write changed
+    // the file's stamp).
     reloadSessionsIfChanged()
-    if state.withLock({ $0.accessTokens[token] == nil }) { reloadSessionsIfChanged(force: true) }
     return state.withLock { state in
       guard let access = state.accessTokens[token] else {
         return .failure(.unauthorized("The access token is not valid."))

@@ -119,6 +119,8 @@ public final class ConnectionServiceImpl: ConnectionService {
       task = Task { [repo, events, authService, restartBackoff, sleep, logger, wakeUp] in
         var quietStreams = 0
         while !Task.isCancelled {
+          // A wake from now on (the network changed) ends the wait before the next start.
+          let wakes = wakeUp.wakeCount
           var delivered = false
           for await event in repo.events() {
             delivered = true
@@ -137,7 +139,9 @@ public final class ConnectionServiceImpl: ConnectionService {
           quietStreams = delivered ? 1 : quietStreams + 1
           let delay = restartBackoff.delay(afterFailures: quietStreams)
           logger.notice("The event stream ended; starting it again in \(delay.readable)")
-          do { try await wakeUp.wait(for: delay, sleep: sleep) } catch { return }
+          do {
+            try await wakeUp.wait(for: delay, sleep: sleep, ifNotWokenSince: wakes)
+          } catch { return }
         }
       }
     }

@@ -91,6 +91,20 @@ struct SessionPersistenceTests {
     #expect(await refresh(first.backend, again.refreshToken).status == 401)
   }
 
+  /// A write of the sessions file that fails (the disk is full, say) leaves the running
+  /// backend's sessions as they are: the next refresh is not answered from the older file.
+  @Test func aFailedWriteDoesNotUndoTheRunningBackendsSessions() async throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let backend = DemoBackend(sessionsFile: file)
+    let tokens = try await Client(backend: backend).login()
+    // Writes fail from now on: the temporary file's name is taken by a folder.
+    try FileManager.default.createDirectory(
+      atPath: file.path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)",
+      withIntermediateDirectories: true)
+    let rotated = try decode(Wire.Tokens.self, await refresh(backend, tokens.refreshToken))
+    #expect(await refresh(backend, rotated.refreshToken).status == 200)
+  }
+
   @Test(arguments: [
     Data("not json".utf8), Data(), Data(#"{"nextSessionID": 1, "grants": [{"x": 1}]}"#.utf8),
     Data(repeating: UInt8(ascii: " "), count: DemoSessionFile.maximumSize + 1),

@@ -57,7 +57,7 @@ struct PasteAndKeysTests {
 
   @Test func aPasteSplitAcrossReadsAndPausesIsStillOne() {
     var decoder = KeyDecoder()
-    var keys = decoder.decode(Array("\u{1B}[20".utf8))
+    var keys = decoder.decode(Array("\u{1B}[20".utf8), flush: true)  // cut, then a pause
     keys += decoder.decode(Array("0~first ".utf8), flush: true)  // a pause: not the end
     keys += decoder.decode(Array("line\u{1B}[2".utf8), flush: true)
     keys += decoder.decode(Array("01~".utf8))

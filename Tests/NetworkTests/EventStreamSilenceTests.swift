@@ -159,6 +159,30 @@ struct EventStreamSilenceTests {
     _ = first
   }
 
+  /// A response the client will not read (a portal's page) is ended, so its connection
+  /// closes instead of piling up what the server keeps sending: releasing the body ends it,
+  /// though the transport still holds its feed.
+  @Test func aRefusedResponseIsClosed() async throws {
+    let closed = Mutex(false)
+    // The transport holds the feed, as a URL session's delegate does: only ending the body
+    // from the reader's side closes it.
+    let feeds = Mutex<[AsyncThrowingStream<Data, any Error>.Continuation]>([])
+    let stream = EventStreamClient(
+      policy: EventStreamClient.ReconnectPolicy(),
+      logger: Logger(category: "EventStream", sink: MemoryLogSink())
+    ) { _, _ throws(HTTPError) in
+      let (body, feed) = AsyncThrowingStream<Data, any Error>.makeStream()
+      feeds.withLock { $0.append(feed) }
+      feed.onTermination = { _ in closed.withLock { $0 = true } }
+      feed.yield(Data("<html>Sign in to Wi-Fi</html>".utf8))
+      return HTTPStreamingResponse(
+        status: 200, headers: ["Content-Type": "text/html"], body: body)
+    }
+    for await _ in stream.events() {}  // the connection fails: the sequence ends
+    #expect(closed.withLock { $0 })
+    #expect(feeds.withLock { $0.count } == 1)
+  }
+
   @Test func cancellingTheStreamEndsItQuietly() async throws {
     let connections = Connections()
     let sink = MemoryLogSink()

@@ -62,6 +62,27 @@ struct AdoptedSessionTests {
     #expect(first.sessionState.value.user?.username == "alice")
   }
 
+  /// The session taken from the store had an expired token, and its refresh is refused: it
+  /// ends here (not only the one held before), and stays in the file for its instance.
+  @Test func anAdoptedSessionWhoseRefreshIsRefusedEnds() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let server = RotatingAuthServer()
+    let first = makeService(RotatingAuthRepo(server: server), file) {
+      Date().addingTimeInterval(-7200)
+    }
+    let second = makeService(RotatingAuthRepo(server: server), file)
+    _ = try await first.login(username: "alice", password: "alice1234")
+    _ = await second.restoreSession()
+    _ = try await first.refreshAccessToken()
+    server.revoke("rt-2")  // the server ended it meanwhile
+    await #expect(throws: AuthenticationFailure.self) { try await second.refreshAccessToken() }
+    #expect(second.sessionState.value.user == nil)
+    #expect(second.currentAccessToken == nil)
+    #expect(try FileSessionStore(fileURL: file).load()?.refreshToken == "rt-2")
+  }
+
   /// Its own session refused, an instance removes it from the file as before.
   @Test func aRefusedSessionOfItsOwnIsRemovedFromTheFile() async throws {
     let directory = TemporaryDirectory()

@@ -100,6 +100,13 @@ public struct KeyDecoder: Sendable {
           paste = []
           continue
         }
+        // The start of a paste's marker, cut by a pause in the bytes: wait for the rest, even
+        // on a flush (dropped, the paste's text would be taken for keys).
+        if pending.count >= 3, pending.count < Self.pasteStart.count,
+          Self.pasteStart.starts(with: pending)
+        {
+          return keys
+        }
         switch escapeSequence(flush: flush) {
         case .incomplete: return keys
         case .key(let key, let length):

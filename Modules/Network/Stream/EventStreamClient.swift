@@ -86,8 +86,9 @@ public final class EventStreamClient: Sendable {
   private let logger: Logger
   private let sleep: @Sendable (Duration) async throws -> Void
   private let wakeUp = WakeUp()
-  /// The id of the last event delivered: where the next connection resumes.
-  private let lastEventID = Lock<String?>(nil)
+  /// The id of the last event delivered (where the next connection resumes), and how many
+  /// times it was forgotten: a reader that started before a forget does not write it back.
+  private let position = Lock<(lastEventID: String?, forgets: Int)>((nil, 0))
 
   /// Creates a client that opens connections with `connect`.
   ///
@@ -158,7 +159,10 @@ public final class EventStreamClient: Sendable {
   /// `Last-Event-ID`): call it when the session ends, since the next user's stream is not
   /// this one's.
   public func forgetLastEventID() {
-    lastEventID.withLock { $0 = nil }
+    position.withLock { position in
+      position.lastEventID = nil
+      position.forgets += 1
+    }
   }
 
   /// Why a connection ended.
@@ -226,9 +230,10 @@ public final class EventStreamClient: Sendable {
     attempt: Int, progress: ConnectionProgress,
     into output: AsyncStream<ServerSentEvent>.Continuation
   ) async -> Ending {
-    let resumeAfter = lastEventID.withLock { $0 }
+    let (resumeAfter, forgets) = position.withLock { ($0.lastEventID, $0.forgets) }
     do {
       let response = try await connect(resumeAfter, attempt)
+      // (A body not read is ended when it is released: the transfer is cancelled.)
       if let refusal = Self.refusal(of: response) { return refusal }
       guard !Task.isCancelled else { return .lost("cancelled") }
       progress.opened()
@@ -243,8 +248,12 @@ public final class EventStreamClient: Sendable {
         let events = try parser.feed(chunk)
         progress.received(delivered: !events.isEmpty, retry: parser.reconnectionTime)
         for event in events { output.yield(event) }
-        let position = parser.lastEventID
-        lastEventID.withLock { $0 = position }
+        let delivered = parser.lastEventID
+        position.withLock { position in
+          // Not over a forget that came meanwhile (the session ended): the next user's stream
+          // starts fresh.
+          if position.forgets == forgets { position.lastEventID = delivered }
+        }
       }
       return .lost("the server closed the stream")
     } catch let error as ServerSentEventError {

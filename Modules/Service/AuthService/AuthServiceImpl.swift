@@ -201,6 +201,11 @@ public final class AuthServiceImpl: AuthService {
       // Only the server's refusal of the refresh token ends the session (`AuthRepo` reports
       // it as `.unauthorized`, decided on the status); a proxy's or a firewall's page does not.
       if case .unauthorized = error {
+        // A session taken from the store in this refresh is not the one the caller will ask
+        // to end (it names the token it held before): end it here.
+        if current.refreshToken != held.refreshToken {
+          await invalidateSession(of: current.token, because: .refreshRejected(error.message))
+        }
         throw AuthenticationFailure.refreshRejected(error.message)
       }
       logger.notice("The session could not be refreshed now; it is kept: \(error)")

@@ -9,7 +9,7 @@ import TrellisNetwork
 import TrellisRepository
 import TrellisService
 
-/// The consumer's backend, in process: `/auth/login`, and `/notes`, which answers only with
+/// The consumer's backend, in process: `/auth/login`, and `/bookmarks`, which answers only with
 /// the token the sign-in gave.
 nonisolated struct Backend: HTTPResponder {
   func respond(to request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
@@ -22,7 +22,7 @@ nonisolated struct Backend: HTTPResponder {
       guard request.headers["Authorization"] == "Bearer at-1" else {
         return HTTPResponse(status: 401, headers: [:], body: Data(), request: request)
       }
-      body = #"[{"id":1,"text":"Buy milk"}]"#
+      body = #"[{"id":1,"text":"swift.org"}]"#
     }
     return HTTPResponse(
       status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8),
@@ -36,7 +36,7 @@ func run() async throws {
   let transport = StubTransport(responder: Backend())
 
   let clock = TestClock()
-  let search = ReactorTester(SearchReactor(clock: clock) { query in ["\(query)!"] })
+  let search = ReactorTester(QuickSearchReactor(clock: clock) { query in ["\(query)!"] })
   search.send(.type("milk"))
   try await search.expect { $0.query = "milk" }
   let waiting = await clock.waitForSleepers(1)
@@ -51,12 +51,12 @@ func run() async throws {
     store: InMemorySessionStore())
   let user = try await auth.login(username: "dana", password: "secret")
   precondition(user.displayName == "Dana Ito", "the auth service did not sign in: \(user)")
-  let notes = NotesServiceImpl(
-    repo: NotesRepoImpl(
-      requester: HTTPRequester<NotesDataAPI>(
+  let bookmarks = BookmarkServiceImpl(
+    repo: BookmarkRepoImpl(
+      requester: HTTPRequester<BookmarkDataAPI>(
         baseURL: base, transport: transport, plugins: [AuthPlugin(source: auth)])))
-  let texts = try await notes.notes()
-  precondition(texts == ["Buy milk"], "the app's endpoint did not answer with the session's token")
+  let texts = try await bookmarks.bookmarks()
+  precondition(texts == ["swift.org"], "the app's endpoint did not answer with the session's token")
   print(
     "consumer: a reactor, a requester and services of the app's and the starter's work "
       + "(fallbacks \(Fallbacks.areForced ? "forced" : "not forced"))")

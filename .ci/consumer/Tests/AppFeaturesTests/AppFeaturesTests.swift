@@ -13,7 +13,7 @@ import TrellisService
 struct AppFeaturesTests {
   @Test func theSearchWaitsForAPauseAndTheLatestQueryWins() async throws {
     let clock = TestClock()
-    let tester = ReactorTester(SearchReactor(clock: clock) { query in ["\(query): 1 result"] })
+    let tester = ReactorTester(QuickSearchReactor(clock: clock) { query in ["\(query): 1 result"] })
     tester.send(.type("m"))
     try await tester.expect { $0.query = "m" }
     tester.send(.type("mi"))
@@ -29,8 +29,8 @@ struct AppFeaturesTests {
 
   @Test func theScreensFieldSendsActionsAndReadsTheState() async throws {
     let clock = TestClock()
-    let reactor = SearchReactor(clock: clock) { _ in ["found"] }
-    let screen = SearchScreen(reactor: reactor)
+    let reactor = QuickSearchReactor(clock: clock) { _ in ["found"] }
+    let screen = QuickSearchScreen(reactor: reactor)
     screen.field.set("milk")
     #expect(screen.field.get() == "milk")
     #expect(await clock.waitForSleepers(1))
@@ -62,22 +62,22 @@ struct AppFeaturesTests {
   @Test func theSystemLogGetsEachRecordAtItsLevelInItsCategory() {
     let written = Lock<[String]>([])
     let sink = SystemLogSink { category in RecordingLog(category: category, written: written) }
-    sink.write(LogRecord(level: .warning, category: "HTTP", message: "GET /notes: offline"))
+    sink.write(LogRecord(level: .warning, category: "HTTP", message: "GET /bookmarks: offline"))
     sink.write(LogRecord(level: .notice, category: "Auth", message: "Signed in"))
     #expect(
-      written.withLock { $0 } == ["HTTP error GET /notes: offline", "Auth default Signed in"])
+      written.withLock { $0 } == ["HTTP error GET /bookmarks: offline", "Auth default Signed in"])
     #expect(SystemLogSink.level(of: .trace) == .debug)
   }
 
-  @Test func aBlankNoteIsRefusedBeforeAnyRequest() async {
-    let notes = NotesServiceImpl(
-      repo: NotesRepoImpl(
+  @Test func aBlankBookmarkIsRefusedBeforeAnyRequest() async {
+    let bookmarks = BookmarkServiceImpl(
+      repo: BookmarkRepoImpl(
         requester: HTTPRequester(
           baseURL: URL(string: "https://api.example.com")!, transport: StubTransport())))
     await #expect(
       throws: ServiceError(.validation, "Write something first.", fields: ["text": "required"])
     ) {
-      try await notes.add("  ")
+      try await bookmarks.add("  ")
     }
   }
 }

@@ -19,18 +19,18 @@ public struct Binding<Value> {
 /// writes it: the state property by property (each read is tracked on its own), the field
 /// bound through an action, and a button's action sent.
 @MainActor
-public struct SearchScreen {
+public struct QuickSearchScreen {
   /// The screen's reactor, made by the composition root.
-  public let reactor: SearchReactor
+  public let reactor: QuickSearchReactor
 
   /// The screen of `reactor`.
-  public init(reactor: SearchReactor) {
+  public init(reactor: QuickSearchReactor) {
     self.reactor = reactor
   }
 
   /// The field's binding: `TextField("Search", text: field)`.
   public var field: Binding<String> {
-    let query = reactor.binding(\.query, send: SearchReactor.Action.type)
+    let query = reactor.binding(\.query, send: QuickSearchReactor.Action.type)
     return Binding(get: { query.value }, set: { query.value = $0 })
   }
 

@@ -3,7 +3,7 @@ import TrellisCore
 /// A reactor of the app's own: a search field whose query is looked up a moment after the
 /// user stops typing (a debounce on an injected clock), the latest query winning.
 @MainActor
-public final class SearchReactor: ReactorProtocol {
+public final class QuickSearchReactor: ReactorProtocol {
   /// What the user does.
   public enum Action: Sendable {
     /// Typed in the field: its whole text.
@@ -34,7 +34,7 @@ public final class SearchReactor: ReactorProtocol {
   /// Nothing typed.
   public let initialState = State()
   /// The runtime.
-  public let runtime = ReactorRuntime<SearchReactor>()
+  public let runtime = ReactorRuntime<QuickSearchReactor>()
   private let search: @Sendable (String) async throws -> [String]
   private let clock: any Clock<Duration>
 
