@@ -1,10 +1,12 @@
+import TrellisCore
 import TrellisNetwork
 
 /// Projects and their milestones, tags, members and the user's permissions.
 ///
 /// Caching: the project list and each project's milestones, tags and members are kept for
 /// five minutes, permissions for one minute (they change more often and guard writes).
-/// `forceRefresh` skips the cache; ``clear()`` forgets everything (sign-out).
+/// `forceRefresh` skips the cache; ``clear()`` forgets everything (sign-out). With a
+/// ``LocalStore`` the project list is kept between launches too (``storedProjects()``).
 public protocol ProjectRepo: Sendable {
   /// The projects the user is a member of.
   func projects(forceRefresh: Bool) async throws(RepositoryError) -> [ProjectModel]
@@ -20,6 +22,13 @@ public protocol ProjectRepo: Sendable {
     -> PermissionsModel
   /// Forgets everything cached.
   func clear()
+  /// The project list as last answered, with when; `nil` when none is stored. No request.
+  func storedProjects() -> Stored<[ProjectModel]>?
+}
+
+extension ProjectRepo {
+  /// None: a repository that keeps nothing between launches.
+  public func storedProjects() -> Stored<[ProjectModel]>? { nil }
 }
 
 /// The ``ProjectRepo`` that calls ``ProjectDataAPI``.
@@ -30,13 +39,15 @@ public final class ProjectRepoImpl: ProjectRepo {
   private let tagLists: RepoCache<Int, [TagModel]>
   private let memberLists: RepoCache<Int, [MemberModel]>
   private let permissionSets: RepoCache<Int, PermissionsModel>
+  private let store: (any LocalStore)?
 
-  /// Creates the repository.
+  /// Creates the repository; `store` keeps the project list between launches.
   public init(
     requester: HTTPRequester<ProjectDataAPI>, lifetime: Duration = .seconds(300),
-    permissionsLifetime: Duration = .seconds(60)
+    permissionsLifetime: Duration = .seconds(60), store: (any LocalStore)? = nil
   ) {
     self.requester = requester
+    self.store = store
     projectList = RepoCache(lifetime: lifetime)
     milestoneLists = RepoCache(lifetime: lifetime)
     tagLists = RepoCache(lifetime: lifetime)
@@ -50,8 +61,15 @@ public final class ProjectRepoImpl: ProjectRepo {
   {
     try await projectList.value(for: "all", forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
-      try await requester.fetch(.projects, as: [ProjectModel].self)
+      let projects = try await requester.fetch(.projects, as: [ProjectModel].self)
+      store?.keep(projects, forKey: "projects")
+      return projects
     }
+  }
+
+  /// See ``ProjectRepo/storedProjects()``.
+  public func storedProjects() -> Stored<[ProjectModel]>? {
+    store?.value([ProjectModel].self, forKey: "projects")
   }
 
   /// See ``ProjectRepo/milestones(projectID:forceRefresh:)``.

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 import TrellisNetwork
 
 /// A project's tasks.
@@ -8,6 +9,10 @@ import TrellisNetwork
 /// its project's page (and discards a fetch of it in flight, even when the change fails: the
 /// server may have made it); so does ``invalidateTasks(projectID:)``, called when the server
 /// announces a task created elsewhere. ``clear()`` forgets everything.
+///
+/// Kept between launches (with a ``LocalStore``): the first page of each project's unsearched
+/// list and each task read, as last answered, for a screen to show at once (offline too)
+/// while it asks the server (``storedTasks(projectID:)``, ``storedTask(id:)``).
 public protocol TaskRepo: Sendable {
   /// A page of a project's tasks, newest first: the first page when `cursor` is `nil`, else
   /// the one after the page whose `nextCursor` it is; only tasks whose titles contain the words
@@ -26,23 +31,53 @@ public protocol TaskRepo: Sendable {
   func invalidateTasks(projectID: Int)
   /// Forgets everything cached.
   func clear()
+  /// The first page of the project's unsearched list as last answered, with when; `nil` when
+  /// none is stored. No request.
+  func storedTasks(projectID: Int) -> Stored<TaskPageModel>?
+  /// The task `id` as last read, with when; `nil` when none is stored. No request.
+  func storedTask(id: Int) -> Stored<TaskModel>?
+}
+
+extension TaskRepo {
+  /// None: a repository that keeps nothing between launches.
+  public func storedTasks(projectID: Int) -> Stored<TaskPageModel>? { nil }
+  /// None: a repository that keeps nothing between launches.
+  public func storedTask(id: Int) -> Stored<TaskModel>? { nil }
 }
 
 /// The ``TaskRepo`` that calls ``TaskDataAPI``.
 public final class TaskRepoImpl: TaskRepo {
   private let requester: HTTPRequester<TaskDataAPI>
   private let taskLists: RepoCache<Int, TaskPageModel>
+  private let store: (any LocalStore)?
   /// How many tasks a page has.
   public let pageSize: Int
 
   /// Creates the repository; pages have `pageSize` tasks (1 to 100, as the server takes).
+  /// `store` keeps the first pages and the tasks read between launches (none: kept in memory
+  /// only).
   public init(
-    requester: HTTPRequester<TaskDataAPI>, lifetime: Duration = .seconds(30), pageSize: Int = 20
+    requester: HTTPRequester<TaskDataAPI>, lifetime: Duration = .seconds(30), pageSize: Int = 20,
+    store: (any LocalStore)? = nil
   ) {
     self.requester = requester
     taskLists = RepoCache(lifetime: lifetime)
     self.pageSize = min(max(pageSize, 1), 100)
+    self.store = store
   }
+
+  /// See ``TaskRepo/storedTasks(projectID:)``.
+  public func storedTasks(projectID: Int) -> Stored<TaskPageModel>? {
+    store?.value(TaskPageModel.self, forKey: Self.listKey(projectID))
+  }
+
+  /// See ``TaskRepo/storedTask(id:)``.
+  public func storedTask(id: Int) -> Stored<TaskModel>? {
+    store?.value(TaskModel.self, forKey: Self.taskKey(id))
+  }
+
+  static func listKey(_ projectID: Int) -> String { "tasks.\(projectID)" }
+  static func taskKey(_ id: Int) -> String { "task.\(id)" }
 
   /// See ``TaskRepo/tasks(projectID:matching:after:forceRefresh:)``.
   public func tasks(
@@ -57,7 +92,9 @@ public final class TaskRepoImpl: TaskRepo {
     }
     return try await taskLists.value(for: projectID, forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
-      try await requester.fetch(endpoint, as: TaskPageModel.self)
+      let page = try await requester.fetch(endpoint, as: TaskPageModel.self)
+      store?.keep(page, forKey: Self.listKey(projectID))
+      return page
     }
   }
 
@@ -69,9 +106,12 @@ public final class TaskRepoImpl: TaskRepo {
     return try await requester.fetch(.create(projectID: projectID, task), as: TaskModel.self)
   }
 
-  /// See ``TaskRepo/task(id:)``. Not cached: a task's screen shows it as it is.
+  /// See ``TaskRepo/task(id:)``. Not cached in memory: a task's screen shows it as it is; kept
+  /// in the store for the next time it cannot be read.
   public func task(id: Int) async throws(RepositoryError) -> TaskModel {
-    try await requester.fetch(.task(id: id), as: TaskModel.self)
+    let task = try await requester.fetch(.task(id: id), as: TaskModel.self)
+    store?.keep(task, forKey: Self.taskKey(id))
+    return task
   }
 
   /// See ``TaskRepo/updateTask(id:_:)``.
@@ -81,6 +121,7 @@ public final class TaskRepoImpl: TaskRepo {
     do {
       let task = try await requester.fetch(.update(id: id, change), as: TaskModel.self)
       taskLists.invalidate(task.projectID)
+      if store?.read(Self.taskKey(id)) != nil { store?.keep(task, forKey: Self.taskKey(id)) }
       return task
     } catch {
       // Which project's list to forget is not known without the answer: forget them all.
@@ -96,8 +137,9 @@ public final class TaskRepoImpl: TaskRepo {
     do {
       try await requester.send(.delete(id: id))
     } catch .notFound {
-      return
+      // Gone.
     }
+    store?.remove(Self.taskKey(id))
   }
 
   /// See ``TaskRepo/invalidateTasks(projectID:)``.

@@ -1,3 +1,4 @@
+import TrellisCore
 import TrellisNetwork
 
 /// The signed-in user's data.
@@ -11,24 +12,43 @@ public protocol UserRepo: Sendable {
   func updateProfile(_ change: ProfileChangeModel) async throws(RepositoryError) -> UserModel
   /// Forgets the cached user.
   func clear()
+  /// The signed-in user as last answered, with when; `nil` when none is stored. No request.
+  func storedUser() -> Stored<UserModel>?
+}
+
+extension UserRepo {
+  /// None: a repository that keeps nothing between launches.
+  public func storedUser() -> Stored<UserModel>? { nil }
 }
 
 /// The ``UserRepo`` that calls ``UserDataAPI`` (FLo's `userDataRepoImpl`).
 public final class UserRepoImpl: UserRepo {
   private let requester: HTTPRequester<UserDataAPI>
   private let cache: RepoCache<String, UserModel>
+  private let store: (any LocalStore)?
 
-  /// Creates the repository.
-  public init(requester: HTTPRequester<UserDataAPI>, lifetime: Duration = .seconds(300)) {
+  /// Creates the repository; `store` keeps the user between launches.
+  public init(
+    requester: HTTPRequester<UserDataAPI>, lifetime: Duration = .seconds(300),
+    store: (any LocalStore)? = nil
+  ) {
     self.requester = requester
     cache = RepoCache(lifetime: lifetime)
+    self.store = store
   }
 
   /// See ``UserRepo/currentUser(forceRefresh:)``.
   public func currentUser(forceRefresh: Bool = false) async throws(RepositoryError) -> UserModel {
     try await cache.value(for: "me", forceRefresh: forceRefresh) { () throws(RepositoryError) in
-      try await requester.fetch(.me, as: UserModel.self)
+      let user = try await requester.fetch(.me, as: UserModel.self)
+      store?.keep(user, forKey: "user")
+      return user
     }
+  }
+
+  /// See ``UserRepo/storedUser()``.
+  public func storedUser() -> Stored<UserModel>? {
+    store?.value(UserModel.self, forKey: "user")
   }
 
   /// See ``UserRepo/updateProfile(_:)``.
@@ -37,6 +57,7 @@ public final class UserRepoImpl: UserRepo {
   {
     let user = try await requester.fetch(.updateProfile(change), as: UserModel.self)
     cache.store(user, for: "me")
+    store?.keep(user, forKey: "user")
     return user
   }
 

@@ -34,10 +34,31 @@ public protocol TaskService: Sendable {
   func deleteTask(_ task: TaskItem) async throws(ServiceError)
   /// The changes this app makes to tasks, as they are made and as the server answers.
   var changes: Broadcast<TaskChange> { get }
-  /// The task `id` as this app last saw it (in a page of a list, read, or changed), without a
-  /// request: what a screen shows while the task itself cannot be loaded (offline). `nil` when
-  /// it was not seen since sign-in.
+  /// The task `id` as this app last saw it (in a page of a list, read, or changed, in this run
+  /// or, when kept, an earlier one), without a request: what a screen shows while the task
+  /// itself cannot be loaded (offline). `nil` when it was not seen since sign-in.
   func lastKnownTask(id: Int) -> TaskItem?
+  /// The projects as last loaded, kept between launches, with when; `nil` when none are kept.
+  func storedProjects() -> Stored<[Project]>?
+  /// A project's first page as last loaded, kept between launches, with when; `nil` when none
+  /// is kept.
+  func storedTasks(projectID: Int) -> Stored<TaskPage>?
+}
+
+extension TaskService {
+  /// None: a service that keeps nothing between launches.
+  public func storedProjects() -> Stored<[Project]>? { nil }
+  /// None: a service that keeps nothing between launches.
+  public func storedTasks(projectID: Int) -> Stored<TaskPage>? { nil }
+
+  /// The project whose tasks were loaded last (of those whose first page is kept): where the
+  /// task list opens after a launch.
+  public func lastShownProjectID(among projects: [Project]) -> Int? {
+    projects.compactMap { project in
+      storedTasks(projectID: project.id).map { (project.id, $0.storedAt) }
+    }
+    .max { $0.1 < $1.1 }?.0
+  }
 }
 
 /// The ``TaskService`` over a ``ProjectRepo`` and a ``TaskRepo``.
@@ -90,7 +111,17 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/lastKnownTask(id:)``.
   public func lastKnownTask(id: Int) -> TaskItem? {
-    seen.withLock { $0.tasks[id] }
+    seen.withLock { $0.tasks[id] } ?? taskRepo.storedTask(id: id).map { TaskItem($0.value) }
+  }
+
+  /// See ``TaskService/storedProjects()``.
+  public func storedProjects() -> Stored<[Project]>? {
+    projectRepo.storedProjects()?.map { $0.map { Project(id: $0.id, key: $0.key, name: $0.name) } }
+  }
+
+  /// See ``TaskService/storedTasks(projectID:)``.
+  public func storedTasks(projectID: Int) -> Stored<TaskPage>? {
+    taskRepo.storedTasks(projectID: projectID)?.map { TaskPage($0) }
   }
 
   /// Sends `change`, remembering the task as it now is (forgetting a removed one).

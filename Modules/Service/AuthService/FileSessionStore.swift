@@ -1,4 +1,5 @@
 import Foundation
+import TrellisRepository
 
 #if canImport(Glibc)
   import Glibc
@@ -75,18 +76,9 @@ public struct FileSessionStore: SessionStore {
   /// - Throws: ``SessionStoreError/io(_:)`` when it cannot be created or tightened.
   public static func preparePrivateDirectory(_ directory: URL) throws(SessionStoreError) {
     do {
-      try FileManager.default.createDirectory(
-        at: directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
+      try PrivateFiles.prepareDirectory(directory)
     } catch {
-      throw .io("cannot create \(directory.path): \(error.localizedDescription)")
-    }
-    var status = stat()
-    guard stat(directory.path, &status) == 0 else {
-      throw .io("cannot inspect \(directory.path): \(Self.systemError())")
-    }
-    if status.st_mode & 0o077 != 0, chmod(directory.path, 0o700) != 0 {
-      throw .io("cannot make \(directory.path) private (0700): \(Self.systemError())")
+      throw .io(error.reason)
     }
   }
 
@@ -101,26 +93,14 @@ public struct FileSessionStore: SessionStore {
   ///   left in place), ``SessionStoreError/corrupt(_:)`` when it is not a saved session.
   public func load() throws(SessionStoreError) -> Session? {
     removeLeftoverTemporaryFiles()
-    let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw .io("cannot read \(fileURL.path): \(Self.systemError())")
+    let data: Data?
+    do {
+      data = try PrivateFiles.read(fileURL, limit: Self.maximumFileSize)
+    } catch {
+      guard error.isCorrupt else { throw .io(error.reason) }
+      throw .corrupt("\(fileURL.path) is larger than a saved session can be")
     }
-    defer { close(descriptor) }
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-    while true {
-      let count = read(descriptor, &chunk, chunk.count)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .io("cannot read \(fileURL.path): \(Self.systemError())")
-      }
-      if count == 0 { break }
-      data.append(contentsOf: chunk[0..<count])
-      guard data.count <= Self.maximumFileSize else {
-        throw .corrupt("\(fileURL.path) is larger than a saved session can be")
-      }
-    }
+    guard let data else { return nil }
     do {
       return try Self.decoder.decode(Session.self, from: data)
     } catch {
@@ -136,37 +116,21 @@ public struct FileSessionStore: SessionStore {
     } catch {
       throw .io("cannot encode the session: \(error)")
     }
-    let directory = fileURL.deletingLastPathComponent()
-    try Self.preparePrivateDirectory(directory)
-    let temporary = directory.appendingPathComponent(".session-\(UUID().uuidString).tmp")
-    // Created 0600 from the start: the tokens are never readable by others, not even briefly.
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw .io("cannot create \(temporary.path): \(Self.systemError())")
+    do {
+      // Created 0600 from the start: the tokens are never readable by others, not even briefly.
+      try PrivateFiles.write(data, to: fileURL, temporaryPrefix: ".session-")
+    } catch {
+      throw .io(error.reason)
     }
-    let written = data.withUnsafeBytes { bytes in
-      write(descriptor, bytes.baseAddress, bytes.count)
-    }
-    let synced = fsync(descriptor) == 0
-    close(descriptor)
-    guard written == data.count, synced else {
-      unlink(temporary.path)
-      throw .io("cannot write \(temporary.path)")
-    }
-    guard rename(temporary.path, fileURL.path) == 0 else {
-      let reason = Self.systemError()
-      unlink(temporary.path)
-      throw .io("cannot replace \(fileURL.path): \(reason)")
-    }
-    Self.syncDirectory(directory)
   }
 
   /// Removes the file (no error if there is none).
   public func clear() throws(SessionStoreError) {
-    guard unlink(fileURL.path) == 0 || errno == ENOENT else {
-      throw .io("cannot remove \(fileURL.path): \(Self.systemError())")
+    do {
+      try PrivateFiles.remove(fileURL)
+    } catch {
+      throw .io(error.reason)
     }
-    Self.syncDirectory(fileURL.deletingLastPathComponent())
   }
 
   /// Reads the saved session and applies `change` to it under an exclusive lock shared with
@@ -274,13 +238,6 @@ public struct FileSessionStore: SessionStore {
       else { continue }
       unlink(path)
     }
-  }
-
-  private static func syncDirectory(_ directory: URL) {
-    let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    _ = fsync(descriptor)
-    close(descriptor)
   }
 
   private static func systemError() -> String {

@@ -303,6 +303,8 @@ public enum GeneratorCommand {
     case "rename":
       return [
         "Next:",
+        "  swift format format -i -r Package.swift Modules App Tests .ci/consumer",
+        "    (a longer name can push lines past the width `swift format lint` allows)",
         "  swift build && swift test   (the modules are renamed: the first build is a full one)",
         "  swift run \(product)" + (linkScheme(generator).map { "   (links: \($0)://...)" } ?? ""),
       ].joined(separator: "\n")

@@ -28,6 +28,7 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
     let tasks = state.tasks
     var elements: [Element] = []
     if let notice = state.offlineNotice { elements += [.text(notice, style: .warning), .spacer] }
+    if let notice = state.storedNotice { elements += [.text(notice, style: .dim), .spacer] }
     elements += [
       .list(
         ListBox(
@@ -61,7 +62,8 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
       .button(Button("New task") { [weak self] in self?.openCompose() }),
       .button(Button("Refresh", isEnabled: state.projectID != nil) { reactor.send(.refresh) }),
     ]
-    if state.isLoading { elements.append(.spinner("Loading tasks…")) }
+    // (Rows kept on the device say so above: no spinner over them.)
+    if state.isLoading, state.storedAge == nil { elements.append(.spinner("Loading tasks…")) }
     return elements
   }
 

@@ -62,6 +62,9 @@ public final class TaskListViewReactor: ReactorProtocol {
     case setLoadingMore(Bool)
     /// The list could not be loaded now (offline): why, or `nil` once it is current again.
     case setStale(String?)
+    /// The first page as kept on the device (from an earlier launch), shown until the server
+    /// answers, with its age (`as of 14:02`).
+    case setStoredTasks(TaskPage, age: String)
     /// The live connection dropped (`true`), or the list was reloaded since (`false`).
     case setMayHaveMissedEvents(Bool)
     /// A task changed in this app: its row changes, goes or comes back.
@@ -93,6 +96,9 @@ public final class TaskListViewReactor: ReactorProtocol {
     /// Set when the live connection dropped while the list was shown: the server's events may
     /// have been missed since, so the list reloads when the connection is live again.
     public var mayHaveMissedEvents = false
+    /// When the rows shown were stored on the device (`as of 14:02`), while they are not yet
+    /// the server's answer; `nil` once they are.
+    public var storedAge: String?
 
     /// Whether more tasks than those shown match.
     public var hasMore: Bool { nextCursor != nil }
@@ -101,9 +107,18 @@ public final class TaskListViewReactor: ReactorProtocol {
     /// loaded (a project never opened before), that they could not be.
     public var offlineNotice: String? {
       guard let staleNotice else { return nil }
-      guard tasks.isEmpty else { return staleNotice }
+      guard tasks.isEmpty else {
+        guard let storedAge else { return staleNotice }
+        return "Offline: showing the tasks \(storedAge). They reload when the connection is back."
+      }
       return "Offline: this project's tasks could not be loaded. They load when the connection "
         + "is back."
+    }
+
+    /// What the list says while it shows rows kept on the device and asks the server.
+    public var storedNotice: String? {
+      guard staleNotice == nil, let storedAge, !tasks.isEmpty else { return nil }
+      return "Showing the tasks \(storedAge) while they load."
     }
 
     /// What the list says when it has no rows.
@@ -131,6 +146,7 @@ public final class TaskListViewReactor: ReactorProtocol {
   public let runtime = ReactorRuntime<TaskListViewReactor>()
   private let services: any TaskListViewServiceProvider
   private let clock: any Clock<Duration>
+  private let ageText: AgeText
 
   /// The identity of the first-page load: a new search, project or refresh replaces it.
   enum TaskLoad: Hashable, Sendable { case id }
@@ -138,12 +154,15 @@ public final class TaskListViewReactor: ReactorProtocol {
   enum PageLoad: Hashable, Sendable { case id }
 
   /// Creates the reactor; `clock` times the search's debounce (a test clock in tests).
+  ///
+  /// `ageText` says when rows kept on the device were stored (a fixed time zone in tests).
   public init(
     serviceProvider: any TaskListViewServiceProvider,
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(), ageText: AgeText = AgeText()
   ) {
     services = serviceProvider
     self.clock = clock
+    self.ageText = ageText
   }
 
   /// Server events, this app's task changes and connection changes come in as actions.
@@ -161,13 +180,18 @@ public final class TaskListViewReactor: ReactorProtocol {
     switch action {
     case .load:
       return .concat(
+        storedStart(),
         .just(.setLoading(true)),
         .run { [weak self] emit in
           let projects = try await taskService.projects(forceRefresh: false)
           emit(.setProjects(projects))
-          if let first = projects.first, self?.currentState.projectID == nil {
-            // Still loading: the first project's tasks end it (no "No tasks yet." meanwhile).
-            emit.action(.selectProject(first.id))
+          // The project shown (the one the list opened from the device) if it is still the
+          // user's, else the first.
+          let shown = self?.currentState.projectID
+          let chosen = projects.contains { $0.id == shown } ? shown : projects.first?.id
+          if let chosen, chosen != shown || self?.currentState.storedAge != nil {
+            // Still loading: the project's tasks end it (no "No tasks yet." meanwhile).
+            emit.action(.selectProject(chosen))
           } else {
             emit(.setLoading(false))
           }
@@ -175,7 +199,11 @@ public final class TaskListViewReactor: ReactorProtocol {
       )
       .catch { error in Self.failure(error) }
     case .selectProject(let projectID):
-      return .concat(.just(.setProject(projectID)), loadTasks(projectID, forceRefresh: false))
+      let stored =
+        state.projectID != projectID || state.tasks.isEmpty
+        ? storedPage(projectID) : .none
+      return .concat(
+        .just(.setProject(projectID)), stored, loadTasks(projectID, forceRefresh: false))
     case .refresh:
       guard let projectID = state.projectID else { return .none }
       return loadTasks(projectID, forceRefresh: true, keeping: state.tasks.count)
@@ -221,6 +249,27 @@ public final class TaskListViewReactor: ReactorProtocol {
       // The first connection since sign-in: nothing was live before it.
       return .none
     }
+  }
+
+  /// What the list shows at once from the device, before the server answers: the projects,
+  /// and the tasks of the project shown last (the list opens on it), with their age.
+  private func storedStart() -> Effect {
+    let taskService = services.taskService
+    guard currentState.projects.isEmpty, let projects = taskService.storedProjects()?.value,
+      !projects.isEmpty
+    else { return .none }
+    guard currentState.projectID == nil,
+      let last = taskService.lastShownProjectID(among: projects) ?? projects.first?.id
+    else { return .just(.setProjects(projects)) }
+    return .concat(.just(.setProjects(projects)), .just(.setProject(last)), storedPage(last))
+  }
+
+  /// The project's first page as kept on the device, if any, with its age.
+  private func storedPage(_ projectID: Int) -> Effect {
+    guard Self.searchText(currentState.query).isEmpty,
+      let page = services.taskService.storedTasks(projectID: projectID)
+    else { return .none }
+    return .just(.setStoredTasks(page.value, age: ageText.asOf(page.storedAt)))
   }
 
   /// What a search looks for: the text without surrounding spaces.
@@ -325,8 +374,15 @@ public final class TaskListViewReactor: ReactorProtocol {
       if state.projectID != projectID {
         state.tasks = []
         state.nextCursor = nil
+        state.storedAge = nil
       }
       state.projectID = projectID
+    case .setStoredTasks(let page, let age):
+      // Only into an empty list: rows the server gave are never replaced by older ones.
+      guard state.tasks.isEmpty else { break }
+      state.tasks = page.tasks.map(Self.row)
+      state.nextCursor = page.nextCursor
+      state.storedAge = age
     case .setQuery(let query):
       // A search that will change the rows ends the list's paging: no page of the old list
       // (or of the new query after the old list's cursor) is loaded before its answer.
@@ -338,6 +394,7 @@ public final class TaskListViewReactor: ReactorProtocol {
       state.tasks = page.tasks.map(Self.row)
       state.nextCursor = page.nextCursor
       state.staleNotice = nil
+      state.storedAge = nil
     case .appendPage(let page, let cursor, let query):
       // Only onto the list it continues (not one reloaded or searched since).
       guard query == Self.searchText(state.query), cursor == state.nextCursor else { break }

@@ -1,0 +1,41 @@
+import Foundation
+import TrellisCore
+
+extension LocalStore {
+  /// The value kept under `key`, decoded as `type`, with when it was stored; `nil` when none is
+  /// kept, or when what is kept no longer decodes (an older model: it is removed).
+  public func value<Value: Decodable & Sendable>(_ type: Value.Type, forKey key: String)
+    -> Stored<Value>?
+  {
+    guard let stored = read(key) else { return nil }
+    do {
+      return Stored(
+        try StoreCoding.decoder.decode(type, from: stored.data), storedAt: stored.storedAt)
+    } catch {
+      remove(key)
+      return nil
+    }
+  }
+
+  /// Keeps `value` under `key`, encoded as JSON.
+  public func keep<Value: Encodable>(_ value: Value, forKey key: String) {
+    guard let data = try? StoreCoding.encoder.encode(value) else { return }
+    write(key, data)
+  }
+}
+
+/// How stored values are encoded: JSON with ISO 8601 dates, as the server sends them.
+enum StoreCoding {
+  static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }()
+
+  static let decoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }()
+}

@@ -1,0 +1,74 @@
+import Foundation
+import TrellisCore
+
+/// The signed-in user's ``LocalStore``: a ``FileLocalStore`` in a folder of the user's own
+/// under `root`, so that what one user's session kept is never read in another's.
+///
+/// ``setUser(_:)`` says whose it is: a user's sign-in keeps that user's folder and erases every
+/// other (the next user of the machine sees nothing of the previous one); a sign-out, or a
+/// session the server ended, erases them all. Until a user is set it keeps and reads nothing.
+public final class UserLocalStore: LocalStore {
+  /// The folder holding one folder per user.
+  public let root: URL
+  private let maximumSize: Int
+  private let logger: Logger
+  private let now: @Sendable () -> Date
+  private let current = Lock<(userID: Int, store: FileLocalStore)?>(nil)
+
+  /// A store under `root`, each user's bounded to `maximumSize` bytes.
+  public init(
+    root: URL, maximumSize: Int = FileLocalStore.defaultMaximumSize,
+    logger: Logger = Logger(category: "LocalStore"),
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.root = root
+    self.maximumSize = maximumSize
+    self.logger = logger
+    self.now = now
+  }
+
+  /// The user whose data it keeps, if any.
+  public var userID: Int? { current.withLock { $0?.userID } }
+
+  /// Serves `userID`'s data from now on and erases every other user's; `nil` erases all.
+  public func setUser(_ userID: Int?) {
+    let folder = userID.map { root.appendingPathComponent("user-\($0)", isDirectory: true) }
+    current.withLock { current in
+      guard current?.userID != userID || userID == nil else { return }
+      current = userID.flatMap { id in
+        folder.map {
+          (
+            id,
+            FileLocalStore(folder: $0, maximumSize: maximumSize, logger: logger, now: now)
+          )
+        }
+      }
+      erase(except: folder)
+    }
+  }
+
+  /// Removes everything under ``root`` but `kept`.
+  private func erase(except kept: URL?) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
+      return
+    }
+    for name in names where name != kept?.lastPathComponent {
+      do {
+        try FileManager.default.removeItem(at: root.appendingPathComponent(name))
+      } catch {
+        logger.warning("Could not erase \(name) in \(root.path): \(error.localizedDescription)")
+      }
+    }
+  }
+
+  /// See ``LocalStore/read(_:)``.
+  public func read(_ key: String) -> StoredValue? { store?.read(key) }
+  /// See ``LocalStore/write(_:_:)``.
+  public func write(_ key: String, _ data: Data) { store?.write(key, data) }
+  /// See ``LocalStore/remove(_:)``.
+  public func remove(_ key: String) { store?.remove(key) }
+  /// See ``LocalStore/removeAll()``: the current user's entries.
+  public func removeAll() { store?.removeAll() }
+
+  private var store: FileLocalStore? { current.withLock { $0?.store } }
+}

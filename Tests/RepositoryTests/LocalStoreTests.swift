@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+import TrellisCore
+
+@testable import TrellisRepository
+
+/// A fresh folder under the temporary directory, removed by `cleanUp()`.
+private struct Folder {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("trellis-store-\(UUID().uuidString)", isDirectory: true)
+
+  func cleanUp() { try? FileManager.default.removeItem(at: url) }
+
+  func mode(_ path: URL) throws -> Int {
+    try #require(
+      (FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? NSNumber)?
+        .intValue)
+  }
+}
+
+@Suite("LocalStore: private, atomic, bounded, versioned; never the cause of a failure")
+struct LocalStoreTests {
+  private func store(
+    _ folder: Folder, maximumSize: Int = 1 << 20, sink: MemoryLogSink = MemoryLogSink()
+  )
+    -> FileLocalStore
+  {
+    FileLocalStore(
+      folder: folder.url.appendingPathComponent("cache"), maximumSize: maximumSize,
+      logger: Logger(category: "LocalStore", sink: sink))
+  }
+
+  @Test func aValueIsKeptPrivateWithWhenItWasStored() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let store = store(folder)
+    let before = Date()
+    store.write("tasks.2", Data("[1,2,3]".utf8))
+    let read = try #require(store.read("tasks.2"))
+    #expect(read.data == Data("[1,2,3]".utf8))
+    #expect(read.storedAt >= before.addingTimeInterval(-0.01) && read.storedAt <= Date())
+    #expect(try folder.mode(store.folder) == 0o700)
+    #expect(try folder.mode(store.folder.appendingPathComponent("tasks.2.entry")) == 0o600)
+    #expect(store.read("tasks.3") == nil)
+    store.remove("tasks.2")
+    #expect(store.read("tasks.2") == nil)
+  }
+
+  /// What is not a whole entry of this version for this key is skipped with a log line, and
+  /// removed; the app then works from the network.
+  @Test(arguments: [
+    ("garbage", Data("not an entry".utf8), "not a whole entry"),
+    ("truncated", Data(#"{"format":1,"key":"projects","storedAt":17"#.utf8), "not a whole entry"),
+    ("another version", Data(#"{"format":2,"rows":[]}"#.utf8), "written in format 2"),
+    (
+      "another key",
+      Data(#"{"format":1,"key":"user","storedAt":1700000000000,"text":"{}"}"#.utf8),
+      "the file holds \"user\""
+    ),
+  ])
+  func aBadEntryIsSkippedLoggedAndRemoved(name: String, contents: Data, reason: String) throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let sink = MemoryLogSink()
+    let store = store(folder, sink: sink)
+    store.write("projects", Data("[]".utf8))  // makes the folder
+    let file = store.folder.appendingPathComponent("projects.entry")
+    try contents.write(to: file)
+    #expect(store.read("projects") == nil, "\(name)")
+    #expect(sink.messages.contains { $0.contains(reason) }, "\(name): \(sink.messages)")
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
+
+  /// An entry larger than the whole store's bound is not one of ours.
+  @Test func anOversizedEntryIsSkipped() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let sink = MemoryLogSink()
+    let store = store(folder, maximumSize: 4096, sink: sink)
+    store.write("projects", Data("[]".utf8))
+    try Data(repeating: 0x20, count: 5000).write(
+      to: store.folder.appendingPathComponent("projects.entry"))
+    #expect(store.read("projects") == nil)
+    #expect(sink.messages.contains { $0.contains("larger than 4096 bytes") })
+  }
+
+  /// An entry that cannot be read at all (here a folder where the file should be; permissions
+  /// or an I/O error do the same) is skipped with a log line, and left for the user to see.
+  @Test func anUnreadableEntryIsSkippedAndKept() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let sink = MemoryLogSink()
+    let store = store(folder, sink: sink)
+    let file = store.folder.appendingPathComponent("user.entry")
+    try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+    #expect(store.read("user") == nil)
+    #expect(sink.messages.contains { $0.contains("Skipped the stored user") })
+    #expect(FileManager.default.fileExists(atPath: file.path))
+  }
+
+  /// A write that cannot be made (the disk is full; here the folder's place is taken by a file)
+  /// is logged and dropped: nothing throws, nothing crashes.
+  @Test func aWriteThatFailsIsLoggedAndDropped() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let sink = MemoryLogSink()
+    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    try Data("a file".utf8).write(to: folder.url.appendingPathComponent("cache"))
+    let store = store(folder, sink: sink)
+    store.write("projects", Data("[]".utf8))
+    #expect(store.read("projects") == nil)
+    #expect(sink.messages.contains { $0.contains("Did not store projects") })
+  }
+
+  /// Bounded: once the entries take more than the bound, the ones stored longest ago go.
+  @Test func theOldestEntriesGoFirstPastTheBound() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let store = store(folder, maximumSize: 4096)
+    let value = Data(repeating: UInt8(ascii: "a"), count: 600)
+    for index in 0..<10 {
+      store.write("task.\(index)", value)
+      // Distinct modification times, oldest first.
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(Double(index - 100))],
+        ofItemAtPath: store.folder.appendingPathComponent("task.\(index).entry").path)
+    }
+    let kept = (0..<10).filter { store.read("task.\($0)") != nil }
+    #expect(kept.last == 9)
+    #expect(kept.count < 10 && kept.count >= 3)
+    #expect(kept == Array((10 - kept.count)..<10))
+    let total = try FileManager.default.contentsOfDirectory(atPath: store.folder.path).reduce(0) {
+      $0
+        + ((try FileManager.default.attributesOfItem(
+          atPath: store.folder.appendingPathComponent($1).path)[.size] as? NSNumber)?.intValue ?? 0)
+    }
+    #expect(total <= 4096)
+  }
+
+  /// Two copies of the app on one folder replace whole files: a read sees one copy's entry or
+  /// the other's, never a mix.
+  @Test func twoCopiesWritingOneKeyNeverLeaveHalfAnEntry() async throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let first = store(folder)
+    let second = store(folder)
+    let a = Data(repeating: UInt8(ascii: "a"), count: 20_000)
+    let b = Data(repeating: UInt8(ascii: "b"), count: 30_000)
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { for _ in 0..<100 { first.write("tasks.1", a) } }
+      group.addTask { for _ in 0..<100 { second.write("tasks.1", b) } }
+      group.addTask {
+        for _ in 0..<300 {
+          if let read = first.read("tasks.1") { #expect(read.data == a || read.data == b) }
+        }
+      }
+    }
+    let last = try #require(second.read("tasks.1"))
+    #expect(last.data == a || last.data == b)
+  }
+
+  @Test func keysAreOurOwnNames() {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let store = store(folder)
+    for key in ["../escape", "a/b", "", ".hidden", String(repeating: "k", count: 101)] {
+      store.write(key, Data("x".utf8))
+      #expect(store.read(key) == nil)
+    }
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: folder.url.appendingPathComponent("escape.entry").path))
+  }
+
+  @Test func aValueThatNoLongerDecodesIsRemoved() {
+    let store = MemoryLocalStore()
+    store.write("projects", Data(#"{"old": true}"#.utf8))
+    #expect(store.value([Int].self, forKey: "projects") == nil)
+    #expect(store.keys.isEmpty)
+    store.keep([1, 2], forKey: "projects")
+    #expect(store.value([Int].self, forKey: "projects")?.value == [1, 2])
+  }
+}
+
+@Suite("UserLocalStore: one user's data, erased when the session ends")
+struct UserLocalStoreTests {
+  /// Alice's data is read in her sessions only; another user's sign-in erases it, and a
+  /// sign-out erases everything: her task titles are in no file after.
+  @Test func aUsersDataIsNeverAnothersAndGoesAtSignOut() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let store = UserLocalStore(root: folder.url.appendingPathComponent("cache"))
+    store.write("tasks.1", Data("ignored: nobody is signed in".utf8))
+    #expect(store.read("tasks.1") == nil)
+    store.setUser(1)
+    store.write("tasks.1", Data(#"["Alice's secret plan"]"#.utf8))
+    store.setUser(1)  // her session restored at the next launch: kept
+    #expect(store.read("tasks.1") != nil)
+    // (Kept as text: a search of the files would find it.)
+    #expect(try contentsMention("Alice's secret plan", under: store.root))
+    store.setUser(2)
+    #expect(store.read("tasks.1") == nil)
+    #expect(try !contentsMention("Alice's secret plan", under: store.root))
+    store.write("tasks.1", Data(#"["Bob's list"]"#.utf8))
+    store.setUser(nil)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.root.path).isEmpty)
+  }
+
+  private func contentsMention(_ text: String, under root: URL) throws -> Bool {
+    guard let files = FileManager.default.enumerator(atPath: root.path) else { return false }
+    for case let path as String in files {
+      let data = (try? Data(contentsOf: root.appendingPathComponent(path))) ?? Data()
+      if String(decoding: data, as: UTF8.self).contains(text) { return true }
+    }
+    return false
+  }
+}
