@@ -16,6 +16,8 @@ struct AppServices: Sendable {
   let taskService: any TaskService
   let fileService: any FileService
   let connectionService: any ConnectionService
+  /// Keeps what the device stores to the signed-in user (erased when the session ends).
+  let userData: UserDataScope
   // trellis:app-services (the generator adds services above this line)
 }
 

@@ -129,10 +129,17 @@ enum CompositionRoot {
     let eventDataRequester = HTTPRequester<EventDataAPI>(
       baseURL: baseURL, transport: transport, plugins: [authPlugin, loggingPlugin])
 
+    // MARK: What the device keeps for the signed-in user
+    // The repositories' answers, kept between launches so a screen shows them at once (offline
+    // too) while it asks the server; a folder per user, erased at sign-out and when the session
+    // ends (`UserDataScope`, below). On an Apple platform this would be the Caches folder.
+    let cache = UserLocalStore(
+      root: dataDirectory(configuration).appendingPathComponent("cache", isDirectory: true))
+
     // MARK: Repositories
-    let userRepo = UserRepoImpl(requester: userDataRequester)
-    let projectRepo = ProjectRepoImpl(requester: projectDataRequester)
-    let taskRepo = TaskRepoImpl(requester: taskDataRequester)
+    let userRepo = UserRepoImpl(requester: userDataRequester, store: cache)
+    let projectRepo = ProjectRepoImpl(requester: projectDataRequester, store: cache)
+    let taskRepo = TaskRepoImpl(requester: taskDataRequester, store: cache)
     let fileRepo = FileRepoImpl(requester: fileDataRequester)
     let eventRepo = EventRepoImpl(
       requester: eventDataRequester, transport: transport, policy: eventStreamPolicy)
@@ -146,10 +153,11 @@ enum CompositionRoot {
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)
+    let userData = UserDataScope(stores: [cache], sessionState: authService.sessionState)
     // trellis:services (the generator adds services above this line)
     return AppServices(
       authService: authService, userService: userService, taskService: taskService,
-      fileService: fileService, connectionService: connectionService,
+      fileService: fileService, connectionService: connectionService, userData: userData,
       // trellis:service-arguments (the generator adds services above this line)
     )
   }

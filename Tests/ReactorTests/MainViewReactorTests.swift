@@ -50,11 +50,22 @@ struct MainViewReactorTests {
 
   @Test func aFailedLoadShowsAnAlert() async throws {
     let users = FakeUserService()
-    users.fail(with: ServiceError(.offline, "The server cannot be reached."))
+    users.fail(with: ServiceError(.server, "The server failed."))
     let tester = try await mainTester(FakeAuthService(), users)
     tester.send(.load)
     try await tester.expectEvents(
-      .alert(title: "Could not load your profile", message: "The server cannot be reached."))
+      .alert(title: "Could not load your profile", message: "The server failed."))
+    try await tester.finish()
+  }
+
+  /// Offline is a state: home greets the user the session knows, with no alert (the banner
+  /// says the app is offline).
+  @Test func offlineTheLoadFailsQuietly() async throws {
+    let users = FakeUserService()
+    users.fail(with: ServiceError(.offline, "The server cannot be reached."))
+    let tester = try await mainTester(FakeAuthService(), users)
+    tester.send(.load)
+    await tester.reactor.waitUntilIdle()
     try await tester.finish()
   }
 }

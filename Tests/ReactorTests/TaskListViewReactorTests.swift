@@ -1,5 +1,7 @@
+import Foundation
 import TasksFeature
 import Testing
+import TrellisCore
 import TrellisCoreTesting
 import TrellisReactor
 import TrellisService
@@ -209,6 +211,78 @@ struct TaskListViewReactorTests {
     )
     #expect(state.emptyText == "Not loaded (offline).")
     tester.skipOutputs()
+  }
+
+  // MARK: What the device kept from an earlier launch
+
+  /// Ages in UTC, "now" being 2025-11-26 14:00.
+  private static let utc = AgeText(
+    timeZone: TimeZone(identifier: "UTC")!, now: { Date(timeIntervalSince1970: 1_764_165_600) })
+
+  /// Stale-while-revalidate: the list opens on the project shown last, its kept rows at once
+  /// marked with their age (no "Loading…"), then the server's rows replace them.
+  @Test func theKeptRowsShowAtOnceWithTheirAgeThenTheServersReplaceThem() async throws {
+    let tasks = FakeTaskService()
+    tasks.setTasks([TaskItem(id: 9, projectID: 2, title: "From the server")])
+    let earlier = Date(timeIntervalSince1970: 1_764_165_600 - 1800)  // 13:30
+    tasks.setStored(
+      projects: Stored(
+        [
+          Project(id: 1, key: "MOB", name: "Mobile App"),
+          Project(id: 2, key: "API", name: "Backend"),
+        ], storedAt: earlier),
+      pages: [
+        1: Stored(
+          TaskPage(tasks: [TaskItem(id: 3, projectID: 1, title: "Older")]), storedAt: earlier - 60),
+        2: Stored(
+          TaskPage(tasks: [TaskItem(id: 8, projectID: 2, title: "Kept")]), storedAt: earlier),
+      ])
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TestServices(taskService: tasks), ageText: Self.utc))
+    tester.send(.load)
+    try await tester.expect { $0.projects = projects }
+    try await tester.expect { $0.projectID = 2 }  // the project shown last
+    try await tester.expect {
+      $0.tasks = [Choice(id: 8, title: "Kept", detail: "#8")]
+      $0.storedAge = "as of 13:30"
+    }
+    #expect(
+      tester.reactor.currentState.storedNotice == "Showing the tasks as of 13:30 while they load.")
+    // Then the server's answer replaces them.
+    tester.isExhaustive = false
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    let state = tester.reactor.currentState
+    #expect(state.tasks == [Choice(id: 9, title: "From the server", detail: "#9")])
+    #expect(state.storedAge == nil && state.storedNotice == nil && !state.isLoading)
+    #expect(state.projectID == 2)
+  }
+
+  /// Offline, the kept rows stay, marked as what they are.
+  @Test func offlineTheKeptRowsStayMarkedWithTheirAge() async throws {
+    let tasks = FakeTaskService()
+    tasks.failTaskLoads(with: ServiceError(.offline, "The server cannot be reached."))
+    let earlier = Date(timeIntervalSince1970: 1_764_165_600 - 86_400 * 2)  // two days before
+    tasks.setStored(
+      projects: Stored([Project(id: 1, key: "MOB", name: "Mobile App")], storedAt: earlier),
+      pages: [
+        1: Stored(
+          TaskPage(tasks: [TaskItem(id: 3, projectID: 1, title: "Kept")]), storedAt: earlier)
+      ])
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TestServices(taskService: tasks), ageText: Self.utc))
+    tester.isExhaustive = false
+    tester.send(.load)
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    let state = tester.reactor.currentState
+    #expect(state.tasks == [Choice(id: 3, title: "Kept", detail: "#3")])
+    #expect(
+      state.offlineNotice
+        == "Offline: showing the tasks as of 2025-11-24 14:00. They reload when the connection is back."
+    )
   }
 
   // MARK: Search, pages and changes made in the app

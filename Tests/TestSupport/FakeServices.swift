@@ -95,6 +95,8 @@ public final class FakeTaskService: TaskService {
     var taskLoads: [String] = []
     var loadFailure: ServiceError?
     var readFailure: ServiceError?
+    var storedProjects: Stored<[Project]>?
+    var storedPages: [Int: Stored<TaskPage>] = [:]
   }
 
   private let state = Mutex(State())
@@ -185,6 +187,22 @@ public final class FakeTaskService: TaskService {
       throw ServiceError(.notFound, "There is no task \(id) in your projects.")
     }
     return task
+  }
+
+  /// Keeps `projects` and `pages` as a device would have kept them from an earlier launch.
+  public func setStored(projects: Stored<[Project]>?, pages: [Int: Stored<TaskPage>] = [:]) {
+    state.withLock { state in
+      state.storedProjects = projects
+      state.storedPages = pages
+    }
+  }
+
+  /// The protocol requirement, answered from what ``setStored(projects:pages:)`` kept.
+  public func storedProjects() -> Stored<[Project]>? { state.withLock { $0.storedProjects } }
+
+  /// The protocol requirement, answered from what ``setStored(projects:pages:)`` kept.
+  public func storedTasks(projectID: Int) -> Stored<TaskPage>? {
+    state.withLock { $0.storedPages[projectID] }
   }
 
   /// Makes `task(id:)` fail with `error` (or answer again, with `nil`).

@@ -79,7 +79,10 @@ public final class MainViewReactor: ReactorProtocol {
       let userService = services.userService
       return .task { .setUser(try await userService.loadCurrentUser(forceRefresh: false)) }
         .catch { error in
-          .event(
+          // Offline is a state: home greets the user the session knows, and the banner says
+          // the app is offline; only another failure is worth an alert.
+          guard !ErrorMessage.isOffline(error) else { return .none }
+          return .event(
             .alert(
               title: "Could not load your profile", message: ErrorMessage.text(for: error)))
         }

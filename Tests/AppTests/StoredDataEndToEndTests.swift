@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TrellisCoreTesting
+import TrellisDemoBackend
+import TrellisLoopbackServer
+
+@testable import Trellis
+
+/// What the user saw is there at the next launch, with or without a network, and is theirs
+/// alone: gone from the device once they sign out.
+@MainActor
+@Suite(
+  "Stored data end to end: a relaunch offline, then a sign-out", .capturesLogs,
+  .timeLimit(.minutes(2)))
+struct StoredDataEndToEndTests {
+  @Test func tasksSeenBeforeAQuitShowOfflineWithTheirAgeAndLeaveNoTraceAfterSignOut()
+    async throws
+  {
+    let backend = DemoBackend(configuration: .instant)
+    let server = try LoopbackServer(router: backend.router)
+    let first = try AppHarness(backend: backend, serverURL: server.baseURL)
+    defer { first.cleanUp() }
+    #expect(
+      await first.run(
+        EndToEndTests.signIn + """
+
+          menu Tasks
+          expect Crash when rotating
+          """) == .completed(commands: 7), "\(first.transcript.joined(separator: "\n"))")
+    // The app quits (this process keeps nothing of it) and the server goes away.
+    server.stop()
+
+    // Relaunched with the server unreachable: signed in (the session was kept), and the task
+    // list shows what it showed, marked with its age.
+    let relaunched = try AppHarness(
+      backend: backend, serverURL: URL(string: "http://127.0.0.1:9")!,
+      dataDirectory: first.dataDirectory)
+    #expect(
+      await relaunched.run(
+        """
+        expect Welcome, Alice Kim
+        menu Tasks
+        expect Crash when rotating
+        wait Offline: showing the tasks as of
+        """, timeout: .seconds(15)) == .completed(commands: 4),
+      "\(relaunched.transcript.joined(separator: "\n"))")
+
+    // Signed out (offline: the server is not told, the device forgets anyway): no file in the
+    // data folder holds a task title any more.
+    #expect(
+      await relaunched.run(
+        """
+        back
+        menu Sign out
+        expect Sign in to Trellis
+        """) == .completed(commands: 3), "\(relaunched.transcript.joined(separator: "\n"))")
+    #expect(try !anyFile(under: first.dataDirectory, contains: "Crash when rotating"))
+  }
+
+  /// Whether a file under `folder` holds `text`.
+  private func anyFile(under folder: URL, contains text: String) throws -> Bool {
+    guard let files = FileManager.default.enumerator(atPath: folder.path) else { return false }
+    for case let path as String in files {
+      let data = (try? Data(contentsOf: folder.appendingPathComponent(path))) ?? Data()
+      if String(decoding: data, as: UTF8.self).contains(text) { return true }
+    }
+    return false
+  }
+}
