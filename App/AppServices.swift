@@ -18,6 +18,8 @@ struct AppServices: Sendable {
   let connectionService: any ConnectionService
   /// Keeps what the device stores to the signed-in user (erased when the session ends).
   let userData: UserDataScope
+  /// Drafts of what the user is typing, kept between launches.
+  let draftService: any DraftService
   // trellis:app-services (the generator adds services above this line)
 }
 

@@ -60,6 +60,8 @@ enum Application {
         StandardStream.error.write("Trellis: the trace is written to \(path)\n")
       }
       await InteractiveSession(window: dependencies.window).run()
+      // What the user was typing, kept as a draft, is written now (not a moment later).
+      dependencies.draftService.flush()
       reportUnmatchedTraceNames()
       return 0
     }
@@ -71,6 +73,7 @@ enum Application {
       StandardStream.output.write(line + "\n")
     }
     let outcome = await session.run(scriptLines)
+    dependencies.draftService.flush()
     reportUnmatchedTraceNames()
     switch outcome {
     case .completed: return 0

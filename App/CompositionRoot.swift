@@ -23,6 +23,8 @@ struct AppDependencies {
   let backend: DemoBackend?
   /// The auth service.
   let authService: any AuthService
+  /// The drafts being typed: written at once when the app quits.
+  let draftService: any DraftService
 }
 
 /// Builds the app by hand (FLo 2.0's `CompositionRoot`, seed 004), in three parts that each read
@@ -49,7 +51,8 @@ enum CompositionRoot {
     window.deepLinks = links
     window.setRoot(screens.makeSplashViewController())
     return AppDependencies(
-      window: window, backend: server.embeddedBackend, authService: services.authService)
+      window: window, backend: server.embeddedBackend, authService: services.authService,
+      draftService: services.draftService)
   }
 
   /// Where requests go: the embedded demo backend, or the server `--server` names.
@@ -135,6 +138,10 @@ enum CompositionRoot {
     // ends (`UserDataScope`, below). On an Apple platform this would be the Caches folder.
     let cache = UserLocalStore(
       root: dataDirectory(configuration).appendingPathComponent("cache", isDirectory: true))
+    // What the user is typing, kept as it is typed so a quit or a crash loses nothing (on an
+    // Apple platform: Application Support, which is backed up).
+    let drafts = UserLocalStore(
+      root: dataDirectory(configuration).appendingPathComponent("drafts", isDirectory: true))
 
     // MARK: Repositories
     let userRepo = UserRepoImpl(requester: userDataRequester, store: cache)
@@ -153,11 +160,13 @@ enum CompositionRoot {
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)
-    let userData = UserDataScope(stores: [cache], sessionState: authService.sessionState)
+    let userData = UserDataScope(stores: [cache, drafts], sessionState: authService.sessionState)
+    let draftService = DraftServiceImpl(store: drafts)
     // trellis:services (the generator adds services above this line)
     return AppServices(
       authService: authService, userService: userService, taskService: taskService,
       fileService: fileService, connectionService: connectionService, userData: userData,
+      draftService: draftService,
       // trellis:service-arguments (the generator adds services above this line)
     )
   }

@@ -43,6 +43,64 @@ struct TaskComposeViewReactorTests {
     #expect(tester.reactor.currentState.milestones.map(\.title) == ["M2"])
   }
 
+  /// What is typed is kept as a draft: a form opened after a quit (a new reactor) shows it as
+  /// it was, its project's context loaded; a save drops it.
+  @Test func theFormIsKeptAsADraftAndRestoredThenDroppedOnceSaved() async throws {
+    let tasks = FakeTaskService()
+    let drafts = FakeDraftService()
+    let services = TestServices(taskService: tasks, draftService: drafts)
+    let first = ReactorTester(TaskComposeViewReactor(serviceProvider: services))
+    first.isExhaustive = false
+    first.send(.selectProject(2))
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.answer(2, with: .sample(2))
+    await first.reactor.waitUntilIdle()
+    first.send(.setTitle("Half a thought"))
+    first.send(.toggleTag(200))
+    first.skipOutputs()
+    let kept = try #require(
+      drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey))
+    #expect(kept.title == "Half a thought" && kept.projectID == 2 && kept.tagIDs == [200])
+
+    // The app quit; the form opens again.
+    let second = ReactorTester(TaskComposeViewReactor(serviceProvider: services))
+    second.isExhaustive = false
+    second.send(.load)
+    #expect(second.reactor.currentState.title == "Half a thought")
+    #expect(second.reactor.currentState.projectID == 2)
+    #expect(second.reactor.currentState.tagIDs == [200])
+    await tasks.contexts.waitForArrival(2, count: 2)  // the second form's request
+    tasks.contexts.answer(2, with: .sample(2))
+    await second.reactor.waitUntilIdle()
+    #expect(second.reactor.currentState.tagIDs == [200])  // the context kept the choices
+    second.send(.save)
+    await second.reactor.waitUntilIdle()
+    second.skipOutputs()
+    #expect(tasks.createdDrafts.map(\.title) == ["Half a thought"])
+    #expect(
+      drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey) == nil)
+  }
+
+  /// Left without saving (discarded after the window asked): the draft goes; a clean form
+  /// keeps none.
+  @Test func aDiscardedFormLeavesNoDraft() async throws {
+    let drafts = FakeDraftService()
+    let tester = ReactorTester(
+      TaskComposeViewReactor(serviceProvider: TestServices(draftService: drafts)))
+    tester.isExhaustive = false
+    tester.send(.setTitle("Something"))
+    #expect(
+      drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey) != nil)
+    tester.send(.setTitle(""))  // cleared by hand: nothing to keep
+    #expect(
+      drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey) == nil)
+    tester.send(.setTitle("Again"))
+    tester.send(.discardDraft)
+    #expect(
+      drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey) == nil)
+    tester.skipOutputs()
+  }
+
   /// The user renamed themself in the profile while the form was open: its member list shows
   /// the new name (the project was loaded before the edit).
   @Test func aChangedDisplayNameReachesTheMemberList() async throws {

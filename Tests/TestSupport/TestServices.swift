@@ -22,6 +22,8 @@ public struct TestServices: Sendable {
   public var fileService: any FileService
   /// The live connection.
   public var connectionService: any ConnectionService
+  /// Drafts.
+  public var draftService: any DraftService
   // trellis:test-services (the generator adds services above this line)
 
   /// Fakes, except the services given.
@@ -30,13 +32,15 @@ public struct TestServices: Sendable {
     userService: any UserService = FakeUserService(),
     taskService: any TaskService = FakeTaskService(),
     fileService: any FileService = FakeFileService(),
-    connectionService: any ConnectionService = FakeConnectionService()
+    connectionService: any ConnectionService = FakeConnectionService(),
+    draftService: any DraftService = FakeDraftService()
   ) {
     self.authService = authService
     self.userService = userService
     self.taskService = taskService
     self.fileService = fileService
     self.connectionService = connectionService
+    self.draftService = draftService
   }
 }
 

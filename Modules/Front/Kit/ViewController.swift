@@ -44,6 +44,10 @@ open class ViewController {
   /// be lost."); `nil`, the default, goes back at once.
   open var unsavedChangesWarning: String? { nil }
 
+  /// Whether what the screen holds survives the app quitting (it is kept as a draft, restored
+  /// at the next launch): then quitting does not ask, though going back does. Default: `false`.
+  open var keepsInputOnQuit: Bool { false }
+
   /// Whether work the screen started is still running (a script waits for it to end).
   open var isBusy: Bool { false }
 

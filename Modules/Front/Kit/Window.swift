@@ -161,7 +161,7 @@ public final class Window {
   /// this shows; "Keep editing" (Esc) leaves everything as it is. Navigation that replaces
   /// screens (a menu section, a link, signing out) goes through it.
   public func leaveAfterAsking(_ screens: [ViewController], then leave: @escaping () -> Void) {
-    let warnings = screens.flatMap(Self.unsavedChangesWarnings)
+    let warnings = screens.flatMap { Self.unsavedChangesWarnings(in: $0) }
     guard !warnings.isEmpty else {
       leave()
       return
@@ -181,7 +181,8 @@ public final class Window {
     dropStaleConfirmation()
     if confirmation?.isQuit == true { return true }
     let screens = [rootViewController].compactMap { $0 } + presentedViewControllers
-    let warnings = screens.flatMap(Self.unsavedChangesWarnings)
+    // (A screen that keeps its input as a draft loses nothing by a quit.)
+    let warnings = screens.flatMap { Self.unsavedChangesWarnings(in: $0, quitting: true) }
     guard !warnings.isEmpty else { return true }
     alerts.removeAll()
     slideMenu?.close()
@@ -209,9 +210,12 @@ public final class Window {
     }
   }
 
-  private static func unsavedChangesWarnings(in screen: ViewController) -> [String] {
-    [screen.unsavedChangesWarning].compactMap { $0 }
-      + screen.children.flatMap(unsavedChangesWarnings)
+  private static func unsavedChangesWarnings(
+    in screen: ViewController, quitting: Bool = false
+  ) -> [String] {
+    let own = quitting && screen.keepsInputOnQuit ? nil : screen.unsavedChangesWarning
+    return [own].compactMap { $0 }
+      + screen.children.flatMap { unsavedChangesWarnings(in: $0, quitting: quitting) }
   }
 
   /// Answers the confirmation: runs its discard action, or just closes it. If a screen it was

@@ -25,15 +25,17 @@ extension LocalStore {
 }
 
 /// How stored values are encoded: JSON with ISO 8601 dates, as the server sends them.
-enum StoreCoding {
-  static let encoder: JSONEncoder = {
+public enum StoreCoding {
+  /// The encoder of stored values.
+  public static let encoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
     encoder.outputFormatting = [.sortedKeys]
     return encoder
   }()
 
-  static let decoder: JSONDecoder = {
+  /// The decoder of stored values.
+  public static let decoder: JSONDecoder = {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     return decoder

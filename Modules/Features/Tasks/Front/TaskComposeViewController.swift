@@ -25,9 +25,18 @@ public final class TaskComposeViewController: ReactorViewController<TaskComposeV
     reactor.currentState.hasUnsavedInput ? "The task you are writing will be lost." : nil
   }
 
-  /// Loads the projects.
+  /// Kept as a draft as it is typed (restored at the next launch): quitting loses nothing.
+  public override var keepsInputOnQuit: Bool { true }
+
+  /// Loads the projects (and the draft a quit or a crash left).
   public override func viewDidAttach() {
     reactor.send(.load)
+  }
+
+  /// Left within the app (saved, or discarded after the window asked): the draft goes.
+  public override func didLeave() {
+    reactor.send(.discardDraft)
+    super.didLeave()
   }
 
   /// The form.

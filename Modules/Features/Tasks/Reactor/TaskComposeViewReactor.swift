@@ -38,6 +38,8 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case removeAttachment(Int)
     /// Tapped "Save".
     case save
+    /// The form was left without saving (the user chose to discard it): its draft goes.
+    case discardDraft
   }
 
   /// State changes.
@@ -72,7 +74,50 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case setSaving(Bool)
     /// What is wrong with each field a save was refused for (by the server's field names).
     case setFieldProblems([String: String])
+    /// The draft kept from the last time the form was open.
+    case restoreDraft(Draft)
   }
+
+  /// What the form keeps on the device as it is filled in (``DraftService``), so that a quit
+  /// or a crash loses nothing: restored when the form opens again, dropped once saved or
+  /// discarded.
+  public struct Draft: Codable, Sendable, Equatable {
+    /// A file already uploaded for the task.
+    public struct File: Codable, Sendable, Equatable {
+      /// The file's id.
+      public var id: Int
+      /// Its name.
+      public var name: String
+      /// Its size, as the form shows it.
+      public var detail: String
+    }
+
+    /// The chosen project.
+    public var projectID: Int?
+    /// The title.
+    public var title: String
+    /// The chosen milestone.
+    public var milestoneID: Int?
+    /// The checked tags.
+    public var tagIDs: [Int]
+    /// The checked assignees.
+    public var assigneeIDs: [Int]
+    /// The uploaded files.
+    public var files: [File]
+
+    /// The draft of `state`.
+    init(_ state: State) {
+      projectID = state.projectID
+      title = state.title
+      milestoneID = state.milestoneID
+      tagIDs = state.tagIDs
+      assigneeIDs = state.assigneeIDs
+      files = state.attachments.map { File(id: $0.id, name: $0.title, detail: $0.detail) }
+    }
+  }
+
+  /// Where the form's draft is kept.
+  public static let draftKey = "draft.compose"
 
   /// One-shot outputs.
   public enum Event: Sendable, Equatable {
@@ -175,6 +220,21 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     let taskService = services.taskService
     switch action {
     case .load:
+      // The form as it was left by a quit or a crash, if it was: the draft wins over the
+      // project the form was opened for.
+      if let draft = services.draftService.draft(Draft.self, for: Self.draftKey) {
+        let projectID = draft.projectID
+        return .concat(
+          .just(.restoreDraft(draft)),
+          .run { emit in
+            emit(.setProjects(try await taskService.projects(forceRefresh: false)))
+            if let projectID { emit.action(.selectProject(projectID)) }
+          }
+          .catch { error in
+            .event(
+              .alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
+          })
+      }
       let preselected = preselectedProjectID
       return .run { [weak self] emit in
         let projects = try await taskService.projects(forceRefresh: false)
@@ -196,6 +256,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         .event(.alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
       }
     case .selectProject(let projectID):
+      keepDraft(after: .setProject(projectID))
       return .concat(
         .just(.setProject(projectID)),
         .just(.setLoadingContext(true)),
@@ -209,10 +270,10 @@ public final class TaskComposeViewReactor: ReactorProtocol {
           .just(.setLoadingContext(false)))
       }
       .cancellable(id: ContextFetch.id, cancelInFlight: true)
-    case .setTitle(let title): return .just(.setTitle(title))
-    case .selectMilestone(let milestoneID): return .just(.setMilestone(milestoneID))
-    case .toggleTag(let tagID): return .just(.toggleTag(tagID))
-    case .toggleAssignee(let userID): return .just(.toggleAssignee(userID))
+    case .setTitle(let title): return edit(.setTitle(title))
+    case .selectMilestone(let milestoneID): return edit(.setMilestone(milestoneID))
+    case .toggleTag(let tagID): return edit(.toggleTag(tagID))
+    case .toggleAssignee(let userID): return edit(.toggleAssignee(userID))
     case .setAttachmentPath(let path): return .just(.setAttachmentPath(path))
     case .attach:
       return attach(path: currentState.attachmentPath)
@@ -222,7 +283,10 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         return .none
       }
       return .concat(
-        .just(.removeAttachment(fileID)), .event(.toast("Removed \(file.title) from the task")))
+        edit(.removeAttachment(fileID)), .event(.toast("Removed \(file.title) from the task")))
+    case .discardDraft:
+      services.draftService.discard(Self.draftKey)
+      return .none
     case .save:
       let state = currentState
       guard state.canSave, let projectID = state.projectID else { return .none }
@@ -236,6 +300,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
           .event(.alert(title: "Could not save the task", message: problem)))
       }
       let needsContext = !state.hasContext
+      let drafts = services.draftService
       return .concat(
         .just(.setSaving(true)),
         .run { emit in
@@ -253,6 +318,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
             }
           }
           let task = try await taskService.createTask(draft)
+          drafts.discard(Self.draftKey)
           emit.event(.toast("Task created: \(task.title)"))
           emit.event(.saved)
         },
@@ -271,6 +337,23 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     }
   }
 
+  /// An edit: `mutation` now, and the form as it becomes kept as its draft.
+  private func edit(_ mutation: Mutation) -> Effect {
+    keepDraft(after: mutation)
+    return .just(mutation)
+  }
+
+  /// Keeps the form as `mutation` leaves it as its draft (or drops the draft if that leaves no
+  /// input). `reduce` is pure: applying it here only computes what the state will be.
+  private func keepDraft(after mutation: Mutation) {
+    let next = reduce(state: currentState, mutation: mutation)
+    if next.hasUnsavedInput {
+      services.draftService.keep(Draft(next), for: Self.draftKey)
+    } else {
+      services.draftService.discard(Self.draftKey)
+    }
+  }
+
   /// Seed 000's upload: indicator on, upload, append, indicator off; on error an alert and the
   /// indicator off.
   private func attach(path: String) -> Effect {
@@ -280,7 +363,11 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     let url = URL(fileURLWithPath: (trimmed as NSString).expandingTildeInPath)
     return .concat(
       .just(.setUploading(true)),
-      .task { .appendAttachment(try await fileService.upload(fileAt: url, progress: nil)) },
+      .run { [weak self] emit in
+        let attachment = try await fileService.upload(fileAt: url, progress: nil)
+        self?.keepDraft(after: .appendAttachment(attachment))
+        emit(.appendAttachment(attachment))
+      },
       .just(.setUploading(false))
     )
     .catch { error in
@@ -367,6 +454,13 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       state.fieldProblems["attachmentIDs"] = nil
     case .setSaving(let isSaving): state.isSaving = isSaving
     case .setFieldProblems(let problems): state.fieldProblems = problems
+    case .restoreDraft(let draft):
+      state.projectID = draft.projectID
+      state.title = draft.title
+      state.milestoneID = draft.milestoneID
+      state.tagIDs = draft.tagIDs
+      state.assigneeIDs = draft.assigneeIDs
+      state.attachments = draft.files.map { Choice(id: $0.id, title: $0.name, detail: $0.detail) }
     }
     return state
   }
