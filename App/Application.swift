@@ -61,7 +61,7 @@ enum Application {
       }
       await InteractiveSession(window: dependencies.window).run()
       // What the user was typing, kept as a draft, is written now (not a moment later).
-      dependencies.draftService.flush()
+      dependencies.willTerminate()
       reportUnmatchedTraceNames()
       return 0
     }
@@ -73,7 +73,7 @@ enum Application {
       StandardStream.output.write(line + "\n")
     }
     let outcome = await session.run(scriptLines)
-    dependencies.draftService.flush()
+    dependencies.willTerminate()
     reportUnmatchedTraceNames()
     switch outcome {
     case .completed: return 0

@@ -25,6 +25,12 @@ struct AppDependencies {
   let authService: any AuthService
   /// The drafts being typed: written at once when the app quits.
   let draftService: any DraftService
+
+  /// The app is about to end (the user quit, or the script ran out): what is still only in
+  /// memory and must outlive the process (the drafts being typed) is written now.
+  func willTerminate() {
+    draftService.flush()
+  }
 }
 
 /// Builds the app by hand (FLo 2.0's `CompositionRoot`, seed 004), in three parts that each read

@@ -88,6 +88,15 @@ final class AppHarness {
     return outcome
   }
 
+  /// Ctrl-Q, as the interactive session handles it: whether the window let the app quit
+  /// without asking (a screen holding input it does not keep as a draft asks first); if it
+  /// did, the app ends as `Application` ends it.
+  func quit() -> Bool {
+    guard window.requestQuit() else { return false }
+    dependencies.willTerminate()
+    return true
+  }
+
   func stopServer() {
     server?.stop()
   }

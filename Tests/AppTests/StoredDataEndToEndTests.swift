@@ -57,6 +57,45 @@ struct StoredDataEndToEndTests {
     #expect(try !anyFile(under: first.dataDirectory, contains: "Crash when rotating"))
   }
 
+  /// A task being written when the app quits (Ctrl-Q, which does not ask: the form keeps a
+  /// draft) is in the form when it opens at the next launch, fields and all; saved, the draft
+  /// is gone from the disk.
+  @Test func aTaskBeingWrittenSurvivesAQuitAndGoesOnceSaved() async throws {
+    let backend = DemoBackend(configuration: .instant)
+    let server = try LoopbackServer(router: backend.router)
+    defer { server.stop() }
+    let first = try AppHarness(backend: backend, serverURL: server.baseURL)
+    defer { first.cleanUp() }
+    #expect(
+      await first.run(
+        EndToEndTests.signIn + """
+
+          menu New task
+          select project Mobile App
+          expect v1.0 Beta
+          type title Half-written on the train
+          toggle tags bug
+          """) == .completed(commands: 10), "\(first.transcript.joined(separator: "\n"))")
+    #expect(first.quit())  // no question: nothing is lost
+    let drafts = first.dataDirectory.appendingPathComponent("drafts")
+    #expect(try anyFile(under: drafts, contains: "Half-written on the train"))
+
+    let relaunched = try AppHarness(
+      backend: backend, serverURL: server.baseURL, dataDirectory: first.dataDirectory)
+    #expect(
+      await relaunched.run(
+        """
+        expect Welcome, Alice Kim
+        menu New task
+        expect Half-written on the train
+        expect [x] bug
+        tap Save
+        expect Task created: Half-written on the train
+        """) == .completed(commands: 6), "\(relaunched.transcript.joined(separator: "\n"))")
+    #expect(relaunched.quit())
+    #expect(try !anyFile(under: drafts, contains: "Half-written on the train"))
+  }
+
   /// Whether a file under `folder` holds `text`.
   private func anyFile(under folder: URL, contains text: String) throws -> Bool {
     guard let files = FileManager.default.enumerator(atPath: folder.path) else { return false }

@@ -12,6 +12,7 @@ private final class FormScreen: ViewController {
   var endsReached = 0
   var limit: Int?
   var warning: String?
+  var keepsDraft = false
 
   init(rows: Int = 0, limit: Int? = nil) {
     self.rows = rows
@@ -20,6 +21,7 @@ private final class FormScreen: ViewController {
   }
 
   override var unsavedChangesWarning: String? { warning }
+  override var keepsInputOnQuit: Bool { keepsDraft }
 
   override func body() -> [Element] {
     [
@@ -175,5 +177,27 @@ struct PasteAndKeysTests {
     window.handle(.tab)
     window.handle(.enter)
     #expect(window.isQuitConfirmed)
+  }
+
+  /// A screen that keeps its input as a draft loses nothing by a quit: Ctrl-Q quits at once;
+  /// leaving it within the app (a menu section) still asks, and so does a quit while another
+  /// screen holds input it does not keep.
+  @Test func aScreenKeepingADraftQuitsWithoutAskingButLeavingItAsks() {
+    let screen = FormScreen()
+    screen.warning = "The task you are writing will be lost."
+    screen.keepsDraft = true
+    let window = window(screen)
+    #expect(window.requestQuit())
+    var left = false
+    window.leaveAfterAsking([screen]) { left = true }
+    #expect(!left)
+    #expect(window.currentConfirmation?.hasPrefix("The task you are writing will be lost.") == true)
+    window.handle(.escape)
+
+    let other = FormScreen()
+    other.warning = "The title you are typing will be lost."
+    window.present(other)
+    #expect(!window.requestQuit())
+    #expect(window.currentConfirmation == "The title you are typing will be lost. Quit anyway?")
   }
 }

@@ -102,14 +102,15 @@ struct TaskDetailViewReactorTests {
   private static let task = TaskItem(id: 7, projectID: 3, title: "Dark mode palette")
 
   /// A tester on a loaded task 7 (the service's project context answered).
-  private func loadedTester(_ tasks: FakeTaskService) async throws
-    -> ReactorTester<TaskDetailViewReactor>
-  {
+  private func loadedTester(
+    _ tasks: FakeTaskService, drafts: FakeDraftService = FakeDraftService(), arrival: Int = 1
+  ) async throws -> ReactorTester<TaskDetailViewReactor> {
     tasks.setTasks([Self.task])
     let tester = ReactorTester(
-      TaskDetailViewReactor(serviceProvider: TestServices(taskService: tasks), taskID: 7))
+      TaskDetailViewReactor(
+        serviceProvider: TestServices(taskService: tasks, draftService: drafts), taskID: 7))
     tester.send(.load)
-    await tasks.contexts.waitForArrival(3)
+    await tasks.contexts.waitForArrival(3, count: arrival)
     tasks.contexts.answer(3, with: .sample(3))
     tester.isExhaustive = false
     await tester.reactor.waitUntilIdle()
@@ -209,6 +210,42 @@ struct TaskDetailViewReactorTests {
       $0.titleProblem = "Title is 121 characters long; the most is 120."
     }
     try await tester.finish()
+  }
+
+  /// A title being typed is kept as a draft: the task opened again after a quit (a new
+  /// reactor) opens its title field as it was left; saved or cancelled, the draft goes.
+  @Test func aTitleBeingTypedSurvivesAQuitAndGoesOnceSavedOrCancelled() async throws {
+    let tasks = FakeTaskService()
+    let drafts = FakeDraftService()
+    let key = TaskDetailViewReactor.titleDraftKey(7)
+    let first = try await loadedTester(tasks, drafts: drafts)
+    first.isExhaustive = false
+    first.send(.startRename)
+    first.send(.editTitle("Dark palette, then light"))
+    #expect(drafts.draft(String.self, for: key) == "Dark palette, then light")
+    first.send(.editTitle("Dark mode palette"))  // back to the saved title: nothing to keep
+    #expect(drafts.draft(String.self, for: key) == nil)
+    first.send(.editTitle("Dark palette"))
+    first.skipOutputs()
+
+    // The app quit; the task opens again with the field as it was.
+    let second = try await loadedTester(tasks, drafts: drafts, arrival: 2)
+    #expect(second.reactor.currentState.titleDraft == "Dark palette")
+    #expect(second.reactor.currentState.hasUnsavedTitle)
+    second.isExhaustive = false
+    second.send(.saveTitle)
+    await second.reactor.waitUntilIdle()
+    second.skipOutputs()
+    #expect(second.reactor.currentState.task?.title == "Dark palette")
+    #expect(drafts.keys.isEmpty)
+
+    // Typed and cancelled: nothing kept.
+    second.send(.startRename)
+    second.send(.editTitle("Something else"))
+    #expect(drafts.keys == [key])
+    second.send(.cancelRename)
+    #expect(drafts.keys.isEmpty)
+    second.skipOutputs()
   }
 
   /// Deleting asks first; a refused deletion keeps the screen with the reason, an accepted

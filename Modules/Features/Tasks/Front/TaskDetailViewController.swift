@@ -30,6 +30,17 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
     reactor.currentState.hasUnsavedTitle ? "The new title you typed will be lost." : nil
   }
 
+  /// A title being typed is kept as a draft (the field opens again at the next launch):
+  /// quitting loses nothing.
+  public override var keepsInputOnQuit: Bool { true }
+
+  /// Left within the app (back after the window asked, deleted, signed out): a title being
+  /// typed goes with the screen.
+  public override func didLeave() {
+    if reactor.currentState.titleDraft != nil { reactor.send(.cancelRename) }
+    super.didLeave()
+  }
+
   /// The task's fields and what can be done to it.
   public override func body() -> [Element] {
     let reactor = reactor

@@ -14,7 +14,9 @@ import TrellisService
 /// Changes are optimistic: the screen (and, through ``TaskService/changes``, the task list)
 /// shows a change at once, and shows it undone, with an alert saying why, when the server
 /// refuses it (a viewer cannot change tasks) or cannot be reached. A title being typed is never
-/// lost: a rename that fails keeps the field open with the text in it.
+/// lost: a rename that fails keeps the field open with the text in it, and the text is kept as
+/// a draft (``DraftService``) until it is saved or cancelled, so a task opened after a quit or
+/// a crash opens its title field again as it was left.
 @MainActor
 public final class TaskDetailViewReactor: ReactorProtocol {
   /// What happens to the screen.
@@ -57,6 +59,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case setPreview(TaskItem?)
     /// The title field's text; `nil` closes the field.
     case setTitleDraft(String?)
+    /// A title typed before a quit, opened again unless a title is being typed.
+    case restoreTitleDraft(String)
     /// What is wrong with the title typed, or `nil`.
     case setTitleProblem(String?)
     /// Whether the deletion question shows.
@@ -180,6 +184,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
           let (task, detail) = try await Self.detail(of: taskID, from: taskService)
           return .setLoaded(task, detail)
         },
+        services.draftService.draft(String.self, for: Self.titleDraftKey(taskID))
+          .map { .just(.restoreTitleDraft($0)) } ?? .none,
         .just(.setLoading(false))
       )
       .catch { error in
@@ -220,8 +226,15 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       return .just(.setTitleDraft(task.title))
     case .editTitle(let text):
       guard state.titleDraft != nil else { return .none }
+      let key = Self.titleDraftKey(state.taskID)
+      if text != state.task?.title {
+        services.draftService.keep(text, for: key)
+      } else {
+        services.draftService.discard(key)
+      }
       return .mutations(.setTitleDraft(text), .setTitleProblem(nil))
     case .cancelRename:
+      services.draftService.discard(Self.titleDraftKey(state.taskID))
       return .mutations(.setTitleDraft(nil), .setTitleProblem(nil))
     case .saveTitle:
       guard let task = state.task, let draft = state.titleDraft, !state.isSaving else {
@@ -233,12 +246,18 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       var changed = task
       changed.title = draft.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !changed.title.isEmpty else { return .just(.setTitleProblem("Title is required.")) }
-      guard changed.title != task.title else { return .just(.setTitleDraft(nil)) }
+      let (drafts, key) = (services.draftService, Self.titleDraftKey(state.taskID))
+      guard changed.title != task.title else {
+        drafts.discard(key)
+        return .just(.setTitleDraft(nil))
+      }
       return change(
         task, to: changed, failureTitle: "Not renamed", offline: "The new title was not saved.",
         then: .concat(.just(.setTitleDraft(nil)), .event(.toast("Renamed")))
       ) {
-        .setTask(try await taskService.updateTask(task, title: changed.title, isDone: nil))
+        let saved = try await taskService.updateTask(task, title: changed.title, isDone: nil)
+        drafts.discard(key)
+        return .setTask(saved)
       }
     case .delete:
       guard state.task != nil, !state.isSaving else { return .none }
@@ -262,6 +281,9 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       }
     }
   }
+
+  /// Where the title typed for the task `taskID` is kept.
+  public static func titleDraftKey(_ taskID: Int) -> String { "draft.rename.\(taskID)" }
 
   /// Shows `changed` at once and sends it with `request`, then performs `success`; shows
   /// `task` again, with an alert, if the request fails.
@@ -342,6 +364,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       state.isOffline = isOffline
     case .setPreview(let preview): state.preview = preview
     case .setTitleDraft(let draft): state.titleDraft = draft
+    case .restoreTitleDraft(let draft):
+      if state.titleDraft == nil, draft != state.task?.title { state.titleDraft = draft }
     case .setTitleProblem(let problem): state.titleProblem = problem
     case .setConfirmingDelete(let isConfirming): state.isConfirmingDelete = isConfirming
     case .setSaving(let isSaving): state.isSaving = isSaving
