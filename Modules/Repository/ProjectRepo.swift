@@ -6,7 +6,8 @@ import TrellisNetwork
 /// Caching: the project list and each project's milestones, tags and members are kept for
 /// five minutes, permissions for one minute (they change more often and guard writes).
 /// `forceRefresh` skips the cache; ``clear()`` forgets everything (sign-out). With a
-/// ``LocalStore`` the project list is kept between launches too (``storedProjects()``).
+/// ``LocalStore`` the project list and each project's context are kept between launches too
+/// (``storedProjects()``, ``storedContext(projectID:)``).
 public protocol ProjectRepo: Sendable {
   /// The projects the user is a member of.
   func projects(forceRefresh: Bool) async throws(RepositoryError) -> [ProjectModel]
@@ -24,11 +25,16 @@ public protocol ProjectRepo: Sendable {
   func clear()
   /// The project list as last answered, with when; `nil` when none is stored. No request.
   func storedProjects() -> Stored<[ProjectModel]>?
+  /// The project's milestones, tags, members and permissions as last answered, with when the
+  /// oldest of them was; `nil` unless all four are stored. No request.
+  func storedContext(projectID: Int) -> Stored<ProjectContextModel>?
 }
 
 extension ProjectRepo {
   /// None: a repository that keeps nothing between launches.
   public func storedProjects() -> Stored<[ProjectModel]>? { nil }
+  /// None: a repository that keeps nothing between launches.
+  public func storedContext(projectID: Int) -> Stored<ProjectContextModel>? { nil }
 }
 
 /// The ``ProjectRepo`` that calls ``ProjectDataAPI``.
@@ -41,7 +47,7 @@ public final class ProjectRepoImpl: ProjectRepo {
   private let permissionSets: RepoCache<Int, PermissionsModel>
   private let store: (any LocalStore)?
 
-  /// Creates the repository; `store` keeps the project list between launches.
+  /// Creates the repository; `store` keeps the project list and the contexts between launches.
   public init(
     requester: HTTPRequester<ProjectDataAPI>, lifetime: Duration = .seconds(300),
     permissionsLifetime: Duration = .seconds(60), store: (any LocalStore)? = nil
@@ -72,13 +78,46 @@ public final class ProjectRepoImpl: ProjectRepo {
     store?.value([ProjectModel].self, forKey: "projects")
   }
 
+  /// See ``ProjectRepo/storedContext(projectID:)``.
+  public func storedContext(projectID: Int) -> Stored<ProjectContextModel>? {
+    guard let store,
+      let milestones = store.value(
+        [MilestoneModel].self, forKey: Self.key("milestones", projectID)),
+      let tags = store.value([TagModel].self, forKey: Self.key("tags", projectID)),
+      let members = store.value([MemberModel].self, forKey: Self.key("members", projectID)),
+      let permissions = store.value(
+        PermissionsModel.self, forKey: Self.key("permissions", projectID))
+    else { return nil }
+    let storedAt =
+      [milestones.storedAt, tags.storedAt, members.storedAt, permissions.storedAt]
+      .min() ?? permissions.storedAt
+    return Stored(
+      ProjectContextModel(
+        milestones: milestones.value, tags: tags.value, members: members.value,
+        permissions: permissions.value), storedAt: storedAt)
+  }
+
+  /// Where a part of a project's context is kept (`tags.2`).
+  private static func key(_ part: String, _ projectID: Int) -> String { "\(part).\(projectID)" }
+
+  /// Fetches `endpoint` and keeps the answer under `key` (when there is a store).
+  private func fetchKeeping<Value: Codable & Sendable>(
+    _ endpoint: ProjectDataAPI, as type: Value.Type, key: String
+  ) async throws(RepositoryError) -> Value {
+    let value = try await requester.fetch(endpoint, as: type)
+    store?.keep(value, forKey: key)
+    return value
+  }
+
   /// See ``ProjectRepo/milestones(projectID:forceRefresh:)``.
   public func milestones(projectID: Int, forceRefresh: Bool = false)
     async throws(RepositoryError) -> [MilestoneModel]
   {
     try await milestoneLists.value(for: projectID, forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
-      try await requester.fetch(.milestones(projectID: projectID), as: [MilestoneModel].self)
+      try await fetchKeeping(
+        .milestones(projectID: projectID), as: [MilestoneModel].self,
+        key: Self.key("milestones", projectID))
     }
   }
 
@@ -88,7 +127,8 @@ public final class ProjectRepoImpl: ProjectRepo {
   {
     try await tagLists.value(for: projectID, forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
-      try await requester.fetch(.tags(projectID: projectID), as: [TagModel].self)
+      try await fetchKeeping(
+        .tags(projectID: projectID), as: [TagModel].self, key: Self.key("tags", projectID))
     }
   }
 
@@ -98,7 +138,8 @@ public final class ProjectRepoImpl: ProjectRepo {
   {
     try await memberLists.value(for: projectID, forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
-      try await requester.fetch(.members(projectID: projectID), as: [MemberModel].self)
+      try await fetchKeeping(
+        .members(projectID: projectID), as: [MemberModel].self, key: Self.key("members", projectID))
     }
   }
 
@@ -108,7 +149,9 @@ public final class ProjectRepoImpl: ProjectRepo {
   {
     try await permissionSets.value(for: projectID, forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
-      try await requester.fetch(.permissions(projectID: projectID), as: PermissionsModel.self)
+      try await fetchKeeping(
+        .permissions(projectID: projectID), as: PermissionsModel.self,
+        key: Self.key("permissions", projectID))
     }
   }
 

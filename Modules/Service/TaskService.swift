@@ -43,6 +43,9 @@ public protocol TaskService: Sendable {
   /// A project's first page as last loaded, kept between launches, with when; `nil` when none
   /// is kept.
   func storedTasks(projectID: Int) -> Stored<TaskPage>?
+  /// A project's milestones, tags, members and permissions as last loaded, kept between
+  /// launches, with when; `nil` when not kept.
+  func storedContext(projectID: Int) -> Stored<ProjectContext>?
 }
 
 extension TaskService {
@@ -50,6 +53,8 @@ extension TaskService {
   public func storedProjects() -> Stored<[Project]>? { nil }
   /// None: a service that keeps nothing between launches.
   public func storedTasks(projectID: Int) -> Stored<TaskPage>? { nil }
+  /// None: a service that keeps nothing between launches.
+  public func storedContext(projectID: Int) -> Stored<ProjectContext>? { nil }
 
   /// The project whose tasks were loaded last (of those whose first page is kept): where the
   /// task list opens after a launch.
@@ -119,6 +124,13 @@ public final class TaskServiceImpl: TaskService {
     projectRepo.storedProjects()?.map { $0.map { Project(id: $0.id, key: $0.key, name: $0.name) } }
   }
 
+  /// See ``TaskService/storedContext(projectID:)``.
+  public func storedContext(projectID: Int) -> Stored<ProjectContext>? {
+    projectRepo.storedContext(projectID: projectID)?.map {
+      ProjectContext(projectID: projectID, model: $0)
+    }
+  }
+
   /// See ``TaskService/storedTasks(projectID:)``.
   public func storedTasks(projectID: Int) -> Stored<TaskPage>? {
     taskRepo.storedTasks(projectID: projectID)?.map { TaskPage($0) }
@@ -165,14 +177,9 @@ public final class TaskServiceImpl: TaskService {
       )
       return ProjectContext(
         projectID: projectID,
-        milestones: milestoneModels.map { Milestone(id: $0.id, name: $0.name) },
-        tags: tagModels.map { Tag(id: $0.id, name: $0.name) },
-        members: memberModels.map {
-          Member(id: $0.userID, displayName: $0.displayName, role: $0.role)
-        },
-        permissions: ProjectPermissions(
-          role: permissionModel.role, canCreateTasks: permissionModel.canCreateTasks,
-          canAssign: permissionModel.canAssign, canUpload: permissionModel.canUpload))
+        model: ProjectContextModel(
+          milestones: milestoneModels, tags: tagModels, members: memberModels,
+          permissions: permissionModel))
     } catch let error as RepositoryError {
       throw ServiceError(error)
     } catch {
@@ -318,5 +325,21 @@ private struct SeenTasks {
     while tasks.count > limit, !order.isEmpty {
       tasks.removeValue(forKey: order.removeFirst())
     }
+  }
+}
+
+extension ProjectContext {
+  /// The context of `projectID` as the repository answered it.
+  init(projectID: Int, model: ProjectContextModel) {
+    self.init(
+      projectID: projectID,
+      milestones: model.milestones.map { Milestone(id: $0.id, name: $0.name) },
+      tags: model.tags.map { Tag(id: $0.id, name: $0.name) },
+      members: model.members.map {
+        Member(id: $0.userID, displayName: $0.displayName, role: $0.role)
+      },
+      permissions: ProjectPermissions(
+        role: model.permissions.role, canCreateTasks: model.permissions.canCreateTasks,
+        canAssign: model.permissions.canAssign, canUpload: model.permissions.canUpload))
   }
 }

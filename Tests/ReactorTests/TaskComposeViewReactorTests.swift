@@ -1,6 +1,7 @@
 import Foundation
 import TasksFeature
 import Testing
+import TrellisCore
 import TrellisCoreTesting
 import TrellisReactor
 import TrellisService
@@ -79,6 +80,46 @@ struct TaskComposeViewReactorTests {
     #expect(tasks.createdDrafts.map(\.title) == ["Half a thought"])
     #expect(
       drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey) == nil)
+  }
+
+  /// Offline, the form opens on the projects and the project's milestones, tags and members
+  /// kept from an earlier launch, with no alert: the user fills it in (and it is kept as a
+  /// draft); with no kept context, the failure is said.
+  @Test func offlineTheFormWorksFromWhatAnEarlierLaunchKept() async throws {
+    let tasks = FakeTaskService()
+    let offline = ServiceError(.offline, "The server cannot be reached.")
+    let then = Date(timeIntervalSince1970: 1_700_000_000)
+    tasks.setStored(
+      projects: Stored([Project(id: 2, key: "API", name: "Backend")], storedAt: then),
+      contexts: [2: Stored(.sample(2), storedAt: then)])
+    tasks.failProjects(with: offline)
+    let tester = ReactorTester(
+      TaskComposeViewReactor(serviceProvider: TestServices(taskService: tasks), projectID: 2))
+    tester.isExhaustive = false
+    var events: [TaskComposeViewReactor.Event] = []
+    let watching = tester.reactor.observeEvents { events.append($0) }
+    defer { _ = watching }
+    tester.send(.load)
+    await tasks.contexts.waitForArrival(2)
+    // Kept choices, before the server answers.
+    #expect(tester.reactor.currentState.projects.map(\.title) == ["Backend"])
+    #expect(tester.reactor.currentState.milestones.map(\.title) == ["M2"])
+    #expect(tester.reactor.currentState.tags.map(\.title) == ["tag2"])
+    #expect(tester.reactor.currentState.hasContext)
+    tasks.contexts.fail(2, with: offline)
+    await tester.reactor.waitUntilIdle()
+    #expect(tester.reactor.currentState.milestones.map(\.title) == ["M2"])  // still there
+    tester.send(.toggleTag(200))
+    #expect(tester.reactor.currentState.tagIDs == [200])
+    #expect(events.isEmpty)  // no alert: the kept data is enough
+    // A project with nothing kept says it could not be loaded.
+    tester.send(.selectProject(1))
+    await tasks.contexts.waitForArrival(1)
+    tasks.contexts.fail(1, with: offline)
+    await tester.reactor.waitUntilIdle()
+    #expect(events.count == 1)
+    if case .alert(let title, _)? = events.first { #expect(title == "Could not load the project") }
+    tester.skipOutputs()
   }
 
   /// Left without saving (discarded after the window asked): the draft goes; a clean form

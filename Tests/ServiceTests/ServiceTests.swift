@@ -49,6 +49,59 @@ struct DataServiceTests {
     #expect(result.permissions.canCreateTasks)
   }
 
+  /// What the repositories kept from an earlier launch reaches the screens as the service's
+  /// types, with its age, without a request: the projects, a project's context, a first page
+  /// (the list opens on the project shown last) and a task never seen in this run.
+  @Test func whatAnEarlierLaunchKeptIsGivenBackWithItsAge() async throws {
+    let gate = CallGate()
+    let projects = FakeProjectRepo(gate: gate)
+    let taskRepo = FakeTaskRepo()
+    let earlier = Date(timeIntervalSince1970: 1_700_000_000)
+    let later = earlier.addingTimeInterval(60)
+    projects.keep(
+      projects: Stored(
+        [ProjectModel(id: 2, key: "API", name: "Backend", color: "green")], storedAt: earlier),
+      contexts: [
+        2: Stored(
+          ProjectContextModel(
+            milestones: [MilestoneModel(id: 21, name: "M2", dueDate: nil)],
+            tags: [TagModel(id: 201, name: "tag2", color: "red")],
+            members: [MemberModel(userID: 1, displayName: "Alice Kim", role: "admin")],
+            permissions: PermissionsModel(
+              role: "viewer", canCreateTasks: false, canAssign: false, canUpload: false)),
+          storedAt: earlier)
+      ])
+    let task = TaskModel(
+      id: 9, projectID: 2, title: "Kept", body: "", milestoneID: nil, tagIDs: [],
+      assigneeIDs: [], attachments: [], createdBy: 1, createdAt: earlier)
+    taskRepo.keep(
+      pages: [
+        1: Stored(TaskPageModel(tasks: []), storedAt: earlier),
+        2: Stored(TaskPageModel(tasks: [task], nextCursor: "9"), storedAt: later),
+      ],
+      tasks: [9: Stored(task, storedAt: later)])
+    let service = TaskServiceImpl(
+      projectRepo: projects, taskRepo: taskRepo, sessionState: Relay(.signedOut))
+
+    #expect(
+      service.storedProjects()
+        == Stored([Project(id: 2, key: "API", name: "Backend")], storedAt: earlier))
+    let context = try #require(service.storedContext(projectID: 2))
+    #expect(context.storedAt == earlier)
+    #expect(context.value.milestones == [Milestone(id: 21, name: "M2")])
+    #expect(context.value.members.map(\.displayName) == ["Alice Kim"])
+    #expect(!context.value.permissions.canCreateTasks)
+    #expect(service.storedContext(projectID: 1) == nil)
+    #expect(service.storedTasks(projectID: 2)?.value.tasks.map(\.title) == ["Kept"])
+    #expect(service.storedTasks(projectID: 2)?.value.nextCursor == "9")
+    #expect(
+      service.lastShownProjectID(among: [
+        Project(id: 1, key: "MOB", name: "Mobile App"), Project(id: 2, key: "API", name: "Backend"),
+      ]) == 2)
+    #expect(service.lastKnownTask(id: 9)?.title == "Kept")
+    #expect(gate.arrivals.isEmpty)  // no request
+  }
+
   @Test func aFailingPartFailsTheProjectContext() async throws {
     let repo = FakeProjectRepo()
     repo.fail(with: .forbidden("You are not a member of Secret Lab."))

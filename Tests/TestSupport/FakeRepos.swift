@@ -51,10 +51,27 @@ public final class FakeProjectRepo: ProjectRepo {
   public let gate: CallGate
   private let failure = Mutex<RepositoryError?>(nil)
   private let clears = Mutex(0)
+  private let kept: Mutex<(Stored<[ProjectModel]>?, [Int: Stored<ProjectContextModel>])> =
+    Mutex((nil, [:]))
 
   /// Creates the fake.
   public init(gate: CallGate = CallGate()) {
     self.gate = gate
+  }
+
+  /// Gives back `projects` and `contexts` as kept by an earlier launch.
+  public func keep(
+    projects: Stored<[ProjectModel]>?, contexts: [Int: Stored<ProjectContextModel>] = [:]
+  ) {
+    kept.withLock { $0 = (projects, contexts) }
+  }
+
+  /// The protocol requirement, answered from what ``keep(projects:contexts:)`` kept.
+  public func storedProjects() -> Stored<[ProjectModel]>? { kept.withLock { $0.0 } }
+
+  /// The protocol requirement, answered from what ``keep(projects:contexts:)`` kept.
+  public func storedContext(projectID: Int) -> Stored<ProjectContextModel>? {
+    kept.withLock { $0.1[projectID] }
   }
 
   /// Makes every call fail.
@@ -121,6 +138,8 @@ public final class FakeTaskRepo: TaskRepo {
   private let tasks = Mutex<[TaskModel]>([])
   private let clears = Mutex(0)
   private let changeFailure = Mutex<(error: RepositoryError, afterApplying: Bool)?>(nil)
+  private let kept: Mutex<([Int: Stored<TaskPageModel>], [Int: Stored<TaskModel>])> =
+    Mutex(([:], [:]))
   /// How many tasks a page has.
   public let pageSize: Int
 
@@ -128,6 +147,20 @@ public final class FakeTaskRepo: TaskRepo {
   public init(pageSize: Int = 20) {
     self.pageSize = pageSize
   }
+
+  /// Gives back `pages` (first pages by project) and `tasks` (by id) as kept by an earlier
+  /// launch.
+  public func keep(pages: [Int: Stored<TaskPageModel>], tasks: [Int: Stored<TaskModel>] = [:]) {
+    kept.withLock { $0 = (pages, tasks) }
+  }
+
+  /// The protocol requirement, answered from what ``keep(pages:tasks:)`` kept.
+  public func storedTasks(projectID: Int) -> Stored<TaskPageModel>? {
+    kept.withLock { $0.0[projectID] }
+  }
+
+  /// The protocol requirement, answered from what ``keep(pages:tasks:)`` kept.
+  public func storedTask(id: Int) -> Stored<TaskModel>? { kept.withLock { $0.1[id] } }
 
   /// How many times the cache was cleared.
   public var clearCount: Int { clears.withLock { $0 } }

@@ -97,6 +97,8 @@ public final class FakeTaskService: TaskService {
     var readFailure: ServiceError?
     var storedProjects: Stored<[Project]>?
     var storedPages: [Int: Stored<TaskPage>] = [:]
+    var storedContexts: [Int: Stored<ProjectContext>] = [:]
+    var projectsFailure: ServiceError?
   }
 
   private let state = Mutex(State())
@@ -138,9 +140,16 @@ public final class FakeTaskService: TaskService {
     state.withLock { $0.loadFailure = error }
   }
 
-  /// The two fixed projects.
+  /// Makes `projects` fail (or answer again, with `nil`).
+  public func failProjects(with error: ServiceError?) {
+    state.withLock { $0.projectsFailure = error }
+  }
+
+  /// The two fixed projects (or the failure set).
   public func projects(forceRefresh: Bool) async throws(ServiceError) -> [Project] {
-    state.withLock { $0.projects }
+    let (projects, failure) = state.withLock { ($0.projects, $0.projectsFailure) }
+    if let failure { throw failure }
+    return projects
   }
 
   /// Waits for the test's answer.
@@ -189,18 +198,29 @@ public final class FakeTaskService: TaskService {
     return task
   }
 
-  /// Keeps `projects` and `pages` as a device would have kept them from an earlier launch.
-  public func setStored(projects: Stored<[Project]>?, pages: [Int: Stored<TaskPage>] = [:]) {
+  /// Keeps `projects`, `pages` and `contexts` as a device would have kept them from an earlier
+  /// launch.
+  public func setStored(
+    projects: Stored<[Project]>?, pages: [Int: Stored<TaskPage>] = [:],
+    contexts: [Int: Stored<ProjectContext>] = [:]
+  ) {
     state.withLock { state in
       state.storedProjects = projects
       state.storedPages = pages
+      state.storedContexts = contexts
     }
   }
 
-  /// The protocol requirement, answered from what ``setStored(projects:pages:)`` kept.
+  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:)``
+  /// kept.
+  public func storedContext(projectID: Int) -> Stored<ProjectContext>? {
+    state.withLock { $0.storedContexts[projectID] }
+  }
+
+  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:)`` kept.
   public func storedProjects() -> Stored<[Project]>? { state.withLock { $0.storedProjects } }
 
-  /// The protocol requirement, answered from what ``setStored(projects:pages:)`` kept.
+  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:)`` kept.
   public func storedTasks(projectID: Int) -> Stored<TaskPage>? {
     state.withLock { $0.storedPages[projectID] }
   }

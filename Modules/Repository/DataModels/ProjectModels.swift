@@ -88,3 +88,27 @@ public struct PermissionsModel: Codable, Sendable, Equatable {
     self.canUpload = canUpload
   }
 }
+
+/// A project's milestones, tags and members and the user's permissions in it, as last answered
+/// (``ProjectRepo/storedContext(projectID:)``).
+public struct ProjectContextModel: Sendable, Equatable {
+  /// The milestones.
+  public var milestones: [MilestoneModel]
+  /// The tags.
+  public var tags: [TagModel]
+  /// The members.
+  public var members: [MemberModel]
+  /// What the user may do.
+  public var permissions: PermissionsModel
+
+  /// A context.
+  public init(
+    milestones: [MilestoneModel], tags: [TagModel], members: [MemberModel],
+    permissions: PermissionsModel
+  ) {
+    self.milestones = milestones
+    self.tags = tags
+    self.members = members
+    self.permissions = permissions
+  }
+}

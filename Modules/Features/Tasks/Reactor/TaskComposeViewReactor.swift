@@ -220,51 +220,68 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     let taskService = services.taskService
     switch action {
     case .load:
-      // The form as it was left by a quit or a crash, if it was: the draft wins over the
-      // project the form was opened for.
-      if let draft = services.draftService.draft(Draft.self, for: Self.draftKey) {
-        let projectID = draft.projectID
-        return .concat(
-          .just(.restoreDraft(draft)),
-          .run { emit in
-            emit(.setProjects(try await taskService.projects(forceRefresh: false)))
-            if let projectID { emit.action(.selectProject(projectID)) }
+      // The form as a quit or a crash left it, if it was: the draft's project wins over the one
+      // the form was opened for.
+      let draft = services.draftService.draft(Draft.self, for: Self.draftKey)
+      let wanted = draft.map(\.projectID) ?? preselectedProjectID
+      let isDraft = draft != nil
+      // The projects kept from an earlier launch show at once (the form works from them
+      // offline); the server's replace them.
+      let stored = taskService.storedProjects()?.value
+      return .concat(
+        draft.map { .just(.restoreDraft($0)) } ?? .none,
+        .run { [weak self] emit in
+          var isOpened = false
+          if let stored {
+            emit(.setProjects(stored))
+            if let wanted, isDraft || stored.contains(where: { $0.id == wanted }) {
+              emit.action(.selectProject(wanted))
+              isOpened = true
+            }
           }
-          .catch { error in
-            .event(
-              .alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
-          })
-      }
-      let preselected = preselectedProjectID
-      return .run { [weak self] emit in
-        let projects = try await taskService.projects(forceRefresh: false)
-        emit(.setProjects(projects))
-        // Opened from a project's task list (or a link): that project, once the user's
-        // projects confirm it; one that is not among them is said, not ignored.
-        guard let preselected, self?.currentState.projectID == nil else { return }
-        if projects.contains(where: { $0.id == preselected }) {
-          emit.action(.selectProject(preselected))
-        } else {
-          emit.event(
-            .alert(
-              title: "No such project",
-              message:
-                "Project \(preselected) is not one of your projects: choose one from the list."))
+          let projects: [Project]
+          do {
+            projects = try await taskService.projects(forceRefresh: false)
+          } catch {
+            guard stored != nil, ErrorMessage.isOffline(error) else { throw error }
+            return
+          }
+          emit(.setProjects(projects))
+          // Opened from a project's task list (or a link): that project, once the user's
+          // projects confirm it; one that is not among them is said, not ignored.
+          guard let wanted, !isOpened, self?.currentState.projectID == nil || isDraft else {
+            return
+          }
+          if isDraft || projects.contains(where: { $0.id == wanted }) {
+            emit.action(.selectProject(wanted))
+          } else {
+            emit.event(
+              .alert(
+                title: "No such project",
+                message:
+                  "Project \(wanted) is not one of your projects: choose one from the list."))
+          }
         }
-      }
-      .catch { error in
-        .event(.alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
-      }
+        .catch { error in
+          .event(.alert(title: "Could not load projects", message: ErrorMessage.text(for: error)))
+        })
     case .selectProject(let projectID):
       keepDraft(after: .setProject(projectID))
+      // The project's milestones, tags and members kept from an earlier launch show at once;
+      // the server's replace them. Offline, the kept ones are enough to fill the form in.
+      let stored = taskService.storedContext(projectID: projectID)?.value
       return .concat(
         .just(.setProject(projectID)),
+        stored.map { .just(.setContext($0)) } ?? .none,
         .just(.setLoadingContext(true)),
         .task { .setContext(try await taskService.projectContext(projectID: projectID)) },
         .just(.setLoadingContext(false))
       )
       .catch { error in
-        .concat(
+        guard stored == nil || !ErrorMessage.isOffline(error) else {
+          return .just(.setLoadingContext(false))
+        }
+        return .concat(
           .event(
             .alert(title: "Could not load the project", message: ErrorMessage.text(for: error))),
           .just(.setLoadingContext(false)))
