@@ -46,6 +46,9 @@ public protocol TaskService: Sendable {
   /// A project's milestones, tags, members and permissions as last loaded, kept between
   /// launches, with when; `nil` when not kept.
   func storedContext(projectID: Int) -> Stored<ProjectContext>?
+  /// The task `id` as kept between launches (read on its own, or a row of a kept first page),
+  /// with when; `nil` when not kept.
+  func storedTask(id: Int) -> Stored<TaskItem>?
 }
 
 extension TaskService {
@@ -55,6 +58,8 @@ extension TaskService {
   public func storedTasks(projectID: Int) -> Stored<TaskPage>? { nil }
   /// None: a service that keeps nothing between launches.
   public func storedContext(projectID: Int) -> Stored<ProjectContext>? { nil }
+  /// None: a service that keeps nothing between launches.
+  public func storedTask(id: Int) -> Stored<TaskItem>? { nil }
 
   /// The project whose tasks were loaded last (of those whose first page is kept): where the
   /// task list opens after a launch.
@@ -116,7 +121,20 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/lastKnownTask(id:)``.
   public func lastKnownTask(id: Int) -> TaskItem? {
-    seen.withLock { $0.tasks[id] } ?? taskRepo.storedTask(id: id).map { TaskItem($0.value) }
+    seen.withLock { $0.tasks[id] } ?? storedTask(id: id)?.value
+  }
+
+  /// See ``TaskService/storedTask(id:)``: the task read on its own, else the row of a kept
+  /// first page (of the kept projects: a few pages at most, read only when asked).
+  public func storedTask(id: Int) -> Stored<TaskItem>? {
+    if let task = taskRepo.storedTask(id: id) { return task.map(TaskItem.init) }
+    for project in projectRepo.storedProjects()?.value ?? [] {
+      guard let page = taskRepo.storedTasks(projectID: project.id),
+        let row = page.value.tasks.first(where: { $0.id == id })
+      else { continue }
+      return Stored(TaskItem(row), storedAt: page.storedAt)
+    }
+    return nil
   }
 
   /// See ``TaskService/storedProjects()``.

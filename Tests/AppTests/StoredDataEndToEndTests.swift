@@ -26,12 +26,15 @@ struct StoredDataEndToEndTests {
 
           menu Tasks
           expect Crash when rotating
-          """) == .completed(commands: 7), "\(first.transcript.joined(separator: "\n"))")
+          select tasks Crash when rotating the compose screen
+          expect Project: Mobile App
+          back
+          """) == .completed(commands: 10), "\(first.transcript.joined(separator: "\n"))")
     // The app quits (this process keeps nothing of it) and the server goes away.
     server.stop()
 
     // Relaunched with the server unreachable: signed in (the session was kept), and the task
-    // list shows what it showed, marked with its age.
+    // list shows what it showed, marked with its age; the task opened before shows in full.
     let relaunched = try AppHarness(
       backend: backend, serverURL: URL(string: "http://127.0.0.1:9")!,
       dataDirectory: first.dataDirectory)
@@ -42,7 +45,11 @@ struct StoredDataEndToEndTests {
         menu Tasks
         expect Crash when rotating
         wait Offline: showing the tasks as of
-        """, timeout: .seconds(15)) == .completed(commands: 4),
+        select tasks Crash when rotating the compose screen
+        expect Project: Mobile App
+        wait Offline: showing the task as of
+        back
+        """, timeout: .seconds(15)) == .completed(commands: 8),
       "\(relaunched.transcript.joined(separator: "\n"))")
 
     // Signed out (offline: the server is not told, the device forgets anyway): no file in the

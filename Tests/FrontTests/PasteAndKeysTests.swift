@@ -13,6 +13,8 @@ private final class FormScreen: ViewController {
   var limit: Int?
   var warning: String?
   var keepsDraft = false
+  /// Rows by name (their keys); when set, the list shows them instead of `rows`.
+  var named: [String]?
 
   init(rows: Int = 0, limit: Int? = nil) {
     self.rows = rows
@@ -32,7 +34,8 @@ private final class FormScreen: ViewController {
       .list(
         ListBox(
           id: "rows", title: "Rows",
-          items: (1...max(1, rows)).prefix(rows).map { ListItem("Row \($0)") },
+          items: named.map { $0.map { ListItem("Task \($0)", key: $0) } }
+            ?? (1...max(1, rows)).prefix(rows).map { ListItem("Row \($0)") },
           emptyText: "None.", onSelect: { [weak self] in self?.chosen.append($0) },
           onReachEnd: { [weak self] in self?.endsReached += 1 })),
       .button(Button("Save") {}),
@@ -151,6 +154,30 @@ struct PasteAndKeysTests {
     window.handle(.home)
     window.handle(.enter)
     #expect(screen.chosen.last == 0)
+  }
+
+  /// Rows that change under the cursor (a list shown from the device, then the server's with
+  /// a new task on top) keep the cursor on the row it was on; a cursor the user moves goes
+  /// where they move it; a list emptied while it reloads finds the row when it comes back.
+  @Test func aListsCursorStaysOnItsRowWhenTheRowsChange() {
+    let screen = FormScreen()
+    screen.named = ["1", "2", "3"]
+    let window = window(screen)
+    window.handle(.tab)
+    window.handle(.down)
+    _ = window.render()
+    screen.named = ["9", "1", "2", "3"]  // a new task on top
+    window.handle(.enter)
+    #expect(screen.chosen == [2])  // still task 2, now the third row
+    window.handle(.up)
+    window.handle(.enter)
+    #expect(screen.chosen.last == 1)  // moved by the user: task 1
+    screen.named = []
+    _ = window.render()
+    screen.named = ["7", "8", "1"]
+    _ = window.render()
+    window.handle(.enter)
+    #expect(screen.chosen.last == 2)  // task 1 again, wherever it is
   }
 
   // MARK: Quitting

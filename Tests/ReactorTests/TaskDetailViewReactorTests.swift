@@ -1,5 +1,7 @@
+import Foundation
 import TasksFeature
 import Testing
+import TrellisCore
 import TrellisCoreTesting
 import TrellisReactor
 import TrellisService
@@ -98,6 +100,68 @@ struct TaskDetailViewReactorTests {
 
   // MARK: Changes
   // MARK: Changes
+
+  /// A task kept from an earlier launch shows in full at once, marked with its age, with no
+  /// spinner over it; offline it stays, marked, and loads by itself when the connection is
+  /// back, the server's replacing it.
+  @Test func aKeptTaskShowsAtOnceWithItsAgeAndTheServersReplacesIt() async throws {
+    let tasks = FakeTaskService()
+    let connection = FakeConnectionService()
+    let kept = TaskItem(id: 7, projectID: 2, title: "Rate-limit login", tagIDs: [200])
+    let keptAt = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 22:13 UTC
+    tasks.setStored(
+      projects: Stored([Project(id: 2, key: "API", name: "Backend")], storedAt: keptAt),
+      contexts: [2: Stored(.sample(2), storedAt: keptAt)],
+      tasks: [7: Stored(kept, storedAt: keptAt)])
+    var live = kept
+    live.title = "Rate-limit the login endpoint"
+    tasks.setTasks([live])
+    let offline = ServiceError(.offline, "The server cannot be reached.")
+    tasks.failTaskReads(with: offline)
+    let ageText = AgeText(timeZone: TimeZone(identifier: "UTC")!, now: { keptAt })
+    let tester = ReactorTester(
+      TaskDetailViewReactor(
+        serviceProvider: TestServices(taskService: tasks, connectionService: connection),
+        taskID: 7, ageText: ageText))
+    tester.send(.load)
+    try await tester.expect {
+      $0.task = kept
+      $0.detail = TaskDetailViewReactor.TaskDetail(
+        title: "Rate-limit login", project: "Backend", tags: ["tag2"])
+      $0.storedAge = "as of 22:13"
+    }
+    #expect(
+      tester.reactor.currentState.storedNotice == "Showing the task as of 22:13 while it loads.")
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.failure =
+        "You are offline: the server cannot be reached, so the task could not be loaded. It "
+        + "loads by itself when the connection is back."
+      $0.isOffline = true
+    }
+    try await tester.expect { $0.isLoading = false }
+    #expect(
+      tester.reactor.currentState.storedNotice
+        == "Offline: showing the task as of 22:13. It reloads when the connection is back.")
+    #expect(tester.reactor.currentState.detail?.title == "Rate-limit login")  // still shown
+
+    tasks.failTaskReads(with: nil)
+    try #require(await eventually { connection.state.subscriberCount > 0 })
+    connection.state.send(.online)
+    try await tester.expect { $0.isLoading = true }
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.answer(2, with: .sample(2))
+    try await tester.expect {
+      $0.task = live
+      $0.detail?.title = "Rate-limit the login endpoint"
+      $0.failure = nil
+      $0.isOffline = false
+      $0.storedAge = nil
+    }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tester.reactor.currentState.storedNotice == nil)
+    try await tester.finish()
+  }
 
   private static let task = TaskItem(id: 7, projectID: 3, title: "Dark mode palette")
 

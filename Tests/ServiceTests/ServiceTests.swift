@@ -74,12 +74,15 @@ struct DataServiceTests {
     let task = TaskModel(
       id: 9, projectID: 2, title: "Kept", body: "", milestoneID: nil, tagIDs: [],
       assigneeIDs: [], attachments: [], createdBy: 1, createdAt: earlier)
+    var row = task
+    row.id = 10
+    row.title = "Only in the list"
     taskRepo.keep(
       pages: [
         1: Stored(TaskPageModel(tasks: []), storedAt: earlier),
-        2: Stored(TaskPageModel(tasks: [task], nextCursor: "9"), storedAt: later),
+        2: Stored(TaskPageModel(tasks: [task, row], nextCursor: "10"), storedAt: later),
       ],
-      tasks: [9: Stored(task, storedAt: later)])
+      tasks: [9: Stored(task, storedAt: earlier)])
     let service = TaskServiceImpl(
       projectRepo: projects, taskRepo: taskRepo, sessionState: Relay(.signedOut))
 
@@ -92,13 +95,21 @@ struct DataServiceTests {
     #expect(context.value.members.map(\.displayName) == ["Alice Kim"])
     #expect(!context.value.permissions.canCreateTasks)
     #expect(service.storedContext(projectID: 1) == nil)
-    #expect(service.storedTasks(projectID: 2)?.value.tasks.map(\.title) == ["Kept"])
-    #expect(service.storedTasks(projectID: 2)?.value.nextCursor == "9")
+    #expect(
+      service.storedTasks(projectID: 2)?.value.tasks.map(\.title) == ["Kept", "Only in the list"])
+    #expect(service.storedTasks(projectID: 2)?.value.nextCursor == "10")
+    // A task read on its own is kept with its own age; one only seen in a kept list, with the
+    // list's.
+    #expect(service.storedTask(id: 9)?.storedAt == earlier)
+    #expect(service.storedTask(id: 10)?.value.title == "Only in the list")
+    #expect(service.storedTask(id: 10)?.storedAt == later)
+    #expect(service.storedTask(id: 11) == nil)
     #expect(
       service.lastShownProjectID(among: [
         Project(id: 1, key: "MOB", name: "Mobile App"), Project(id: 2, key: "API", name: "Backend"),
       ]) == 2)
     #expect(service.lastKnownTask(id: 9)?.title == "Kept")
+    #expect(service.lastKnownTask(id: 10)?.title == "Only in the list")
     #expect(gate.arrivals.isEmpty)  // no request
   }
 

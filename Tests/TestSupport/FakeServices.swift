@@ -98,6 +98,7 @@ public final class FakeTaskService: TaskService {
     var storedProjects: Stored<[Project]>?
     var storedPages: [Int: Stored<TaskPage>] = [:]
     var storedContexts: [Int: Stored<ProjectContext>] = [:]
+    var storedTasks: [Int: Stored<TaskItem>] = [:]
     var projectsFailure: ServiceError?
   }
 
@@ -198,29 +199,36 @@ public final class FakeTaskService: TaskService {
     return task
   }
 
-  /// Keeps `projects`, `pages` and `contexts` as a device would have kept them from an earlier
-  /// launch.
+  /// Keeps `projects`, `pages`, `contexts` and `tasks` as a device would have kept them from
+  /// an earlier launch.
   public func setStored(
     projects: Stored<[Project]>?, pages: [Int: Stored<TaskPage>] = [:],
-    contexts: [Int: Stored<ProjectContext>] = [:]
+    contexts: [Int: Stored<ProjectContext>] = [:], tasks: [Int: Stored<TaskItem>] = [:]
   ) {
     state.withLock { state in
       state.storedProjects = projects
       state.storedPages = pages
       state.storedContexts = contexts
+      state.storedTasks = tasks
     }
   }
 
-  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:)``
+  /// The protocol requirement, answered from what
+  /// ``setStored(projects:pages:contexts:tasks:)`` kept.
+  public func storedTask(id: Int) -> Stored<TaskItem>? {
+    state.withLock { $0.storedTasks[id] }
+  }
+
+  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:tasks:)``
   /// kept.
   public func storedContext(projectID: Int) -> Stored<ProjectContext>? {
     state.withLock { $0.storedContexts[projectID] }
   }
 
-  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:)`` kept.
+  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:tasks:)`` kept.
   public func storedProjects() -> Stored<[Project]>? { state.withLock { $0.storedProjects } }
 
-  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:)`` kept.
+  /// The protocol requirement, answered from what ``setStored(projects:pages:contexts:tasks:)`` kept.
   public func storedTasks(projectID: Int) -> Stored<TaskPage>? {
     state.withLock { $0.storedPages[projectID] }
   }

@@ -112,12 +112,16 @@ public struct ListItem: Sendable, Equatable {
   public var detail: String
   /// Whether the row is the chosen one (marked with a dot) or checked.
   public var isSelected: Bool
+  /// What the row stands for (a task's id): a list whose rows change under the cursor (a
+  /// reload, a new row above) keeps the cursor on the row with the same key. `nil`: the title.
+  public var key: String?
 
-  /// Creates a row.
-  public init(_ title: String, detail: String = "", isSelected: Bool = false) {
+  /// Creates a row; `key` names what it stands for, when titles may repeat or change.
+  public init(_ title: String, detail: String = "", isSelected: Bool = false, key: String? = nil) {
     self.title = title
     self.detail = detail
     self.isSelected = isSelected
+    self.key = key
   }
 }
 

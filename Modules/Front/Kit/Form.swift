@@ -20,6 +20,15 @@ struct Form {
   /// Every control in order, focusable now or not.
   var controlIDs: [String] { elements.compactMap(\.controlID) }
 
+  /// Each list's rows, by what they stand for (``ListItem/key``, else the title).
+  var rowKeys: [String: [String]] {
+    var keys: [String: [String]] = [:]
+    for case .list(let list) in elements {
+      keys["list:\(list.id)"] = list.items.map { $0.key ?? $0.title }
+    }
+    return keys
+  }
+
   // MARK: Drawing
 
   /// Draws the form into `frame` within rows `top..<top+height`, scrolled so the focused
@@ -251,6 +260,7 @@ struct Form {
     let ids = focusIDs
     let controls = controlIDs
     state.normalizeFocus(ids, controls: controls, preferred: defaultFocusID)
+    state.followRows(rowKeys)
     guard let focused = state.focusedID else {
       return false
     }
@@ -510,8 +520,29 @@ struct FormState {
   /// follows the first control (a list that was still loading when the screen first drew).
   var isFocusAutomatic = true
 
+  /// The row each list's cursor was on when last drawn: where the cursor was, and the key of
+  /// the row there.
+  var cursorRows: [String: (cursor: Int, key: String)] = [:]
+
   func cursor(for id: String, count: Int) -> Int {
     min(max(0, cursors[id] ?? 0), max(0, count - 1))
+  }
+
+  /// Keeps each list's cursor on the row it was on when the rows changed under it (a reload
+  /// of a list shown from the device, a row added above): the user's place is kept. A cursor
+  /// the user moved since stays where they moved it; a list emptied for a moment (reloading)
+  /// keeps the row to find when its rows come back.
+  mutating func followRows(_ rowKeys: [String: [String]]) {
+    for (id, keys) in rowKeys where !keys.isEmpty {
+      if let last = cursorRows[id], last.cursor == (cursors[id] ?? 0),
+        keys[cursor(for: id, count: keys.count)] != last.key,
+        let moved = keys.firstIndex(of: last.key)
+      {
+        cursors[id] = moved
+      }
+      let index = cursor(for: id, count: keys.count)
+      cursorRows[id] = (cursors[id] ?? 0, keys[index])
+    }
   }
 
   /// Keeps the focus on a control the user put it on while that control is on the screen,

@@ -307,6 +307,7 @@ public final class Window {
       let form = Form(elements: content.body())
       state.normalizeFocus(
         form.focusIDs, controls: form.controlIDs, preferred: form.defaultFocusID)
+      state.followRows(form.rowKeys)
       content.formState = state
       form.draw(
         into: &frame, top: contentTop, height: contentHeight, state: state,

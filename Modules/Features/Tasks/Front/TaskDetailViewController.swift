@@ -63,22 +63,28 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
       return elements
     }
     func list(_ names: [String]) -> String { names.isEmpty ? "—" : names.joined(separator: ", ") }
-    var elements: [Element] = [
-      .heading(detail.title),
-      .text("Status: \(detail.isDone ? "Done" : "Open")"),
-      .text("Project: \(detail.project)"),
-      .text("Milestone: \(detail.milestone ?? "—")"),
-      .text("Tags: \(list(detail.tags))"),
-      .text("Assignees: \(list(detail.assignees))"),
-      .spacer,
-      .list(
-        ListBox(
-          id: "attachments", title: "Attachments",
-          items: detail.attachments.map { ListItem($0.title, detail: $0.detail) },
-          emptyText: "No attachments.",
-          onSelect: { reactor.send(.openAttachment(detail.attachments[$0].id)) })),
-      .spacer,
-    ]
+    // A task kept from an earlier launch says so (no spinner over it).
+    let notice: [Element] =
+      state.storedNotice.map {
+        [.text($0, style: state.failure == nil ? .dim : .warning)]
+      } ?? []
+    var elements: [Element] =
+      notice + [
+        .heading(detail.title),
+        .text("Status: \(detail.isDone ? "Done" : "Open")"),
+        .text("Project: \(detail.project)"),
+        .text("Milestone: \(detail.milestone ?? "—")"),
+        .text("Tags: \(list(detail.tags))"),
+        .text("Assignees: \(list(detail.assignees))"),
+        .spacer,
+        .list(
+          ListBox(
+            id: "attachments", title: "Attachments",
+            items: detail.attachments.map { ListItem($0.title, detail: $0.detail) },
+            emptyText: "No attachments.",
+            onSelect: { reactor.send(.openAttachment(detail.attachments[$0].id)) })),
+        .spacer,
+      ]
     let isIdle = !state.isSaving
     if let draft = state.titleDraft {
       elements.append(

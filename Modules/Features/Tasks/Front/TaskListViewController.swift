@@ -47,7 +47,7 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
       .list(
         ListBox(
           id: "tasks", title: "Tasks",
-          items: tasks.map { ListItem($0.title, detail: $0.detail) },
+          items: tasks.map { ListItem($0.title, detail: $0.detail, key: "\($0.id)") },
           emptyText: state.emptyText,
           onSelect: { [weak self] in self?.openTask(tasks[$0].id) },
           onReachEnd: { reactor.send(.loadMore) })),

@@ -11,6 +11,10 @@ import TrellisService
 /// title and whether it is done, from the list), says that the network is unreachable, offers
 /// Retry, and loads by itself when the connection is live again.
 ///
+/// Stale-while-revalidate: a task kept from an earlier launch (read, or a row of a kept list,
+/// with its project's kept names) shows in full at once, marked with its age ("as of 14:02"),
+/// while it loads; the server's replaces it. Offline it stays, marked, until it can load.
+///
 /// Changes are optimistic: the screen (and, through ``TaskService/changes``, the task list)
 /// shows a change at once, and shows it undone, with an alert saying why, when the server
 /// refuses it (a viewer cannot change tasks) or cannot be reached. A title being typed is never
@@ -57,6 +61,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case setFailure(String, isOffline: Bool)
     /// What this app last saw of the task, shown until it loads.
     case setPreview(TaskItem?)
+    /// The task as kept from an earlier launch, with its age ("as of 14:02"), until it loads.
+    case setStoredDetail(TaskItem, TaskDetail, age: String)
     /// The title field's text; `nil` closes the field.
     case setTitleDraft(String?)
     /// A title typed before a quit, opened again unless a title is being typed.
@@ -127,6 +133,9 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     public var isOffline = false
     /// What this app last saw of the task (from the list), shown while it is not loaded.
     public var preview: TaskItem?
+    /// When the task shown was kept ("as of 14:02"), while it is the kept one, not the
+    /// server's.
+    public var storedAge: String?
     /// The title being typed, while the title field is open.
     public var titleDraft: String?
     /// What is wrong with the title typed.
@@ -135,6 +144,18 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     public var isConfirmingDelete = false
     /// Whether a change is being sent (the buttons wait).
     public var isSaving = false
+
+    /// What the screen says about a kept task it shows: that it is loading, or that it cannot
+    /// be while offline; `nil` once the server's is shown.
+    public var storedNotice: String? {
+      guard let storedAge, detail != nil else { return nil }
+      guard failure == nil else {
+        return isOffline
+          ? "Offline: showing the task \(storedAge). It reloads when the connection is back."
+          : "Showing the task \(storedAge): \(failure ?? "")"
+      }
+      return "Showing the task \(storedAge) while it loads."
+    }
 
     /// Whether a title was typed that is not saved.
     public var hasUnsavedTitle: Bool {
@@ -156,11 +177,15 @@ public final class TaskDetailViewReactor: ReactorProtocol {
   /// The runtime.
   public let runtime = ReactorRuntime<TaskDetailViewReactor>()
   private let services: any TaskDetailViewServiceProvider
+  private let ageText: AgeText
 
-  /// Creates the reactor for the task `taskID`.
-  public init(serviceProvider: any TaskDetailViewServiceProvider, taskID: Int) {
+  /// Creates the reactor for the task `taskID`; `ageText` says when a kept task was kept.
+  public init(
+    serviceProvider: any TaskDetailViewServiceProvider, taskID: Int, ageText: AgeText = AgeText()
+  ) {
     services = serviceProvider
     initialState = State(taskID: taskID)
+    self.ageText = ageText
   }
 
   /// Connection changes come in as actions.
@@ -176,16 +201,26 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case .load:
       guard !state.isLoading else { return .none }
       let taskID = state.taskID
-      let preview = state.detail == nil ? taskService.lastKnownTask(id: taskID) : nil
+      let stored = state.detail == nil ? Self.storedDetail(of: taskID, from: taskService) : nil
+      let preview =
+        state.detail == nil && stored == nil ? taskService.lastKnownTask(id: taskID) : nil
+      let keptTitle = services.draftService.draft(String.self, for: Self.titleDraftKey(taskID))
+      let restoreDraft: Effect = keptTitle.map { Effect.just(.restoreTitleDraft($0)) } ?? .none
+      let showStored: Effect =
+        stored.map {
+          Effect.just(
+            .setStoredDetail($0.value.task, $0.value.detail, age: ageText.asOf($0.storedAt)))
+        } ?? .none
       return .concat(
+        showStored,
+        stored != nil ? restoreDraft : .none,
         preview != state.preview ? .just(.setPreview(preview)) : .none,
         .just(.setLoading(true)),
         .task {
           let (task, detail) = try await Self.detail(of: taskID, from: taskService)
           return .setLoaded(task, detail)
         },
-        services.draftService.draft(String.self, for: Self.titleDraftKey(taskID))
-          .map { .just(.restoreTitleDraft($0)) } ?? .none,
+        restoreDraft,
         .just(.setLoading(false))
       )
       .catch { error in
@@ -199,8 +234,10 @@ public final class TaskDetailViewReactor: ReactorProtocol {
           .just(.setFailure(message, isOffline: isOffline)), .just(.setLoading(false)))
       }
     case .connectionChanged(.online):
-      // Live again: a task that could not be loaded loads now.
-      guard state.failure != nil, state.detail == nil else { return .none }
+      // Live again: a task that could not be loaded (or only as kept) loads now.
+      guard state.failure != nil, state.detail == nil || state.storedAge != nil else {
+        return .none
+      }
       return mutate(action: .load)
     case .connectionChanged:
       return .none
@@ -329,6 +366,26 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     let task = try await taskService.task(id: taskID)
     let projects = try await taskService.projects(forceRefresh: false)
     let context = try await taskService.projectContext(projectID: task.projectID)
+    return (task, detail(of: task, projects: projects, context: context))
+  }
+
+  /// The task as kept from an earlier launch, with its project's kept names, and when the task
+  /// was kept; `nil` unless both the task and its project's context are kept.
+  static func storedDetail(of taskID: Int, from taskService: any TaskService)
+    -> Stored<(task: TaskItem, detail: TaskDetail)>?
+  {
+    guard let task = taskService.storedTask(id: taskID),
+      let context = taskService.storedContext(projectID: task.value.projectID)
+    else { return nil }
+    let projects = taskService.storedProjects()?.value ?? []
+    return task.map { ($0, detail(of: $0, projects: projects, context: context.value)) }
+  }
+
+  /// `task` with the names `projects` and `context` give its project, milestone, tags and
+  /// assignees.
+  private static func detail(of task: TaskItem, projects: [Project], context: ProjectContext)
+    -> TaskDetail
+  {
     let tags = Dictionary(context.tags.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     let members = Dictionary(
       context.members.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
@@ -341,7 +398,7 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       attachments: task.attachments.map {
         Choice(id: $0.id, title: $0.name, detail: "\($0.size) bytes · \($0.contentType)")
       })
-    return (task, detail)
+    return detail
   }
 
   /// Applies a mutation.
@@ -355,6 +412,11 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       state.failure = nil
       state.isOffline = false
       state.preview = nil
+      state.storedAge = nil
+    case .setStoredDetail(let task, let detail, let age):
+      state.task = task
+      state.detail = detail
+      state.storedAge = age
     case .setTask(let task):
       state.task = task
       state.detail?.title = task.title
