@@ -19,7 +19,10 @@ extension AppConfiguration {
       --log-level LEVEL    trace, debug, info, notice, warning or error (default: info;
                            warning in script mode).
       --log-file PATH      Write logs to PATH.
-      --data-dir PATH      Keep the saved session in PATH (default: $XDG_DATA_HOME/trellis).
+      --data-dir PATH      Keep the session, what the screens showed and drafts in
+                           PATH (default: $XDG_DATA_HOME/trellis).
+      --no-cache           Keep no server answers between launches (and erase the ones
+                           kept): screens start empty until the server answers.
       --instant            Embedded backend without its demo latency.
       --token-lifetime N   Embedded backend: access tokens expire after N seconds (default
                            30; 300 with --instant), to watch the session refresh.
@@ -47,7 +50,8 @@ extension AppConfiguration {
       wait-gone <text>             dump                       print <text>
       sleep <seconds>              open <link>                quit
     Keys: Tab/arrows move, Enter chooses, Page Up/Down and Home/End move in a list, Esc goes
-    back, Ctrl-O opens the menu, Ctrl-Q (or Ctrl-C) quits; with unsaved input Esc and Ctrl-Q
-    ask first. A paste goes into the text field as text.
+    back, Ctrl-O opens the menu, Ctrl-Q (or Ctrl-C) quits; with unsaved input Esc asks first,
+    and so does Ctrl-Q unless the form keeps it as a draft for the next launch. A paste goes
+    into the text field as text.
     """
 }

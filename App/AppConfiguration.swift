@@ -33,6 +33,9 @@ struct AppConfiguration: Equatable {
   var tracedReactors: [String] = []
   /// A link to open once the app starts (`--open`), after sign-in if needed.
   var linkToOpen: String?
+  /// Whether the server's answers are kept on the device between launches (`--no-cache`
+  /// turns it off: the screens then start empty, and what earlier launches kept is erased).
+  var keepsAnswers = true
 
   /// What parsing can end in besides a configuration.
   enum ParseError: Error, Equatable {
@@ -83,6 +86,7 @@ struct AppConfiguration: Equatable {
         }
         demoTokenLifetime = .seconds(seconds)
       case "--quiet": isQuiet = true
+      case "--no-cache": keepsAnswers = false
       case "--open": linkToOpen = try value(for: argument)
       case "--trace":
         let names = try value(for: argument).split(separator: ",").map(String.init)

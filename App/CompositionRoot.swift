@@ -142,8 +142,7 @@ enum CompositionRoot {
     // The repositories' answers, kept between launches so a screen shows them at once (offline
     // too) while it asks the server; a folder per user, erased at sign-out and when the session
     // ends (`UserDataScope`, below). On an Apple platform this would be the Caches folder.
-    let cache = UserLocalStore(
-      root: dataDirectory(configuration).appendingPathComponent("cache", isDirectory: true))
+    let cache = makeCache(configuration)
     // What the user is typing, kept as it is typed so a quit or a crash loses nothing (on an
     // Apple platform: Application Support, which is backed up).
     let drafts = UserLocalStore(
@@ -166,7 +165,8 @@ enum CompositionRoot {
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)
-    let userData = UserDataScope(stores: [cache, drafts], sessionState: authService.sessionState)
+    let userData = UserDataScope(
+      stores: [cache, drafts].compactMap { $0 }, sessionState: authService.sessionState)
     let draftService = DraftServiceImpl(store: drafts)
     // trellis:services (the generator adds services above this line)
     return AppServices(
@@ -179,6 +179,18 @@ enum CompositionRoot {
 
   /// The scheme of the app's links: `trellis://tasks/2`.
   static let linkScheme = "trellis"
+
+  /// The signed-in user's cached answers, in the data folder's `cache`; none with `--no-cache`
+  /// (and what earlier launches kept there is erased).
+  static func makeCache(_ configuration: AppConfiguration) -> UserLocalStore? {
+    let root = dataDirectory(configuration).appendingPathComponent("cache", isDirectory: true)
+    guard configuration.keepsAnswers else {
+      try? FileManager.default.removeItem(at: root)
+      return nil
+    }
+    // Not synced to the disk on each write: an answer a power cut loses is fetched again.
+    return UserLocalStore(root: root, isDurable: false)
+  }
 
   /// `--data-dir`, else the XDG data directory's `trellis` folder.
   static func dataDirectory(_ configuration: AppConfiguration) -> URL {

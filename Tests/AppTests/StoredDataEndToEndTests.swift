@@ -103,6 +103,42 @@ struct StoredDataEndToEndTests {
     #expect(try !anyFile(under: drafts, contains: "Half-written on the train"))
   }
 
+  /// `--no-cache`: what an earlier launch kept is erased, and nothing is kept; the app works
+  /// from the server as before.
+  @Test func noCacheKeepsNothingAndErasesWhatWasKept() async throws {
+    let backend = DemoBackend(configuration: .instant)
+    let server = try LoopbackServer(router: backend.router)
+    defer { server.stop() }
+    let first = try AppHarness(backend: backend, serverURL: server.baseURL)
+    defer { first.cleanUp() }
+    #expect(
+      await first.run(
+        EndToEndTests.signIn + """
+
+          menu Tasks
+          expect Crash when rotating
+          """) == .completed(commands: 7), "\(first.transcript.joined(separator: "\n"))")
+    let cache = first.dataDirectory.appendingPathComponent("cache")
+    #expect(try anyFile(under: cache, contains: "Crash when rotating"))
+
+    #expect(
+      try AppConfiguration(arguments: [], environment: [:], standardInputIsTerminal: true)
+        .keepsAnswers)
+    let uncached = try AppHarness(
+      backend: backend, serverURL: server.baseURL, dataDirectory: first.dataDirectory,
+      arguments: ["--no-cache"])
+    #expect(!FileManager.default.fileExists(atPath: cache.path))
+    #expect(
+      await uncached.run(
+        """
+        expect Welcome, Alice Kim
+        menu Tasks
+        expect Crash when rotating
+        expect-not as of
+        """) == .completed(commands: 4), "\(uncached.transcript.joined(separator: "\n"))")
+    #expect(!FileManager.default.fileExists(atPath: cache.path))
+  }
+
   /// Whether a file under `folder` holds `text`.
   private func anyFile(under folder: URL, contains text: String) throws -> Bool {
     guard let files = FileManager.default.enumerator(atPath: folder.path) else { return false }

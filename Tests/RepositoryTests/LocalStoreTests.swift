@@ -137,6 +137,30 @@ struct LocalStoreTests {
     #expect(total <= 4096)
   }
 
+  /// The folder is not scanned on every write, but what another copy of the app wrote counts
+  /// toward the bound within ``FileLocalStore/rescanInterval`` writes of this copy: the folder
+  /// never stays past it.
+  @Test func anotherCopysWritesCountTowardTheBound() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let mine = store(folder, maximumSize: 64 * 1024)
+    let other = store(folder, maximumSize: 64 * 1024)
+    let large = Data(repeating: UInt8(ascii: "x"), count: 2000)
+    // Each copy writes 40 KB: within the bound by its own count, 80 KB together.
+    for index in 0..<20 {
+      mine.write("mine.\(index)", large)
+      other.write("other.\(index)", large)
+    }
+    let small = Data(repeating: UInt8(ascii: "s"), count: 100)
+    for index in 0..<FileLocalStore.rescanInterval { mine.write("more.\(index)", small) }
+    let sizes = try FileManager.default.contentsOfDirectory(atPath: mine.folder.path).map {
+      (try FileManager.default.attributesOfItem(
+        atPath: mine.folder.appendingPathComponent($0).path)[.size] as? NSNumber)?.intValue ?? 0
+    }
+    #expect(sizes.reduce(0, +) <= 64 * 1024)
+    #expect(mine.read("more.\(FileLocalStore.rescanInterval - 1)") != nil)  // the newest stay
+  }
+
   /// Two copies of the app on one folder replace whole files: a read sees one copy's entry or
   /// the other's, never a mix.
   @Test func twoCopiesWritingOneKeyNeverLeaveHalfAnEntry() async throws {

@@ -21,19 +21,30 @@ public final class FileLocalStore: LocalStore {
   public let folder: URL
   /// The most bytes its entries take together; beyond it, the oldest go.
   public let maximumSize: Int
+  /// Whether each write is synced to the disk before it counts (see
+  /// ``PrivateFiles/write(_:to:temporaryPrefix:durably:)``): drafts are, cached answers need not
+  /// be (a write a power cut loses is fetched again).
+  public let isDurable: Bool
   private let logger: Logger
   private let now: @Sendable () -> Date
-  /// Writes and evictions one at a time in this process.
-  private let writing = Lock(())
+  /// Writes, removals and evictions one at a time in this process, with the entries' total size
+  /// as last counted (`nil`: not counted yet) and the writes since: the folder is scanned on the
+  /// first write, when the count passes the bound, and every ``rescanInterval`` writes (another
+  /// copy of the app may write to the folder too), not on every write.
+  private let writing = Lock<(total: Int?, writesSinceScan: Int)>((nil, 0))
+  /// How many writes may go by between two scans of the folder.
+  static let rescanInterval = 64
 
-  /// A store in `folder` (created private when first written), bounded to `maximumSize` bytes.
+  /// A store in `folder` (created private when first written), bounded to `maximumSize` bytes;
+  /// `isDurable` syncs each write to the disk.
   public init(
-    folder: URL, maximumSize: Int = FileLocalStore.defaultMaximumSize,
+    folder: URL, maximumSize: Int = FileLocalStore.defaultMaximumSize, isDurable: Bool = true,
     logger: Logger = Logger(category: "LocalStore"),
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.folder = folder
     self.maximumSize = max(1024, maximumSize)
+    self.isDurable = isDurable
     self.logger = logger
     self.now = now
   }
@@ -111,30 +122,48 @@ public final class FileLocalStore: LocalStore {
       logger.notice("Did not store \(key): \(encoded.count) bytes, over the store's \(maximumSize)")
       return
     }
-    writing.withLock { _ in
+    writing.withLock { tally in
+      let replaced = Self.size(of: file)
       do {
-        try PrivateFiles.write(encoded, to: file, temporaryPrefix: ".entry-")
+        try PrivateFiles.write(
+          encoded, to: file, temporaryPrefix: ".entry-", durably: isDurable)
       } catch {
         logger.warning("Did not store \(key): \(error)")
         return
       }
-      evict(keeping: file)
+      tally.writesSinceScan += 1
+      if let total = tally.total, tally.writesSinceScan < Self.rescanInterval {
+        tally.total = total + encoded.count - replaced
+        if total + encoded.count - replaced <= maximumSize { return }
+      }
+      tally = (evict(keeping: file), 0)
     }
+  }
+
+  /// The size of `file`; 0 when there is none.
+  private static func size(of file: URL) -> Int {
+    var status = stat()
+    return stat(file.path, &status) == 0 ? Int(status.st_size) : 0
   }
 
   /// See ``LocalStore/remove(_:)``.
   public func remove(_ key: String) {
     guard let file = file(for: key) else { return }
-    do {
-      try PrivateFiles.remove(file)
-    } catch {
-      logger.warning("Could not remove the stored \(key): \(error)")
+    writing.withLock { tally in
+      let size = Self.size(of: file)
+      do {
+        try PrivateFiles.remove(file)
+        tally.total = tally.total.map { max(0, $0 - size) }
+      } catch {
+        logger.warning("Could not remove the stored \(key): \(error)")
+      }
     }
   }
 
   /// See ``LocalStore/removeAll()``: the folder and everything in it.
   public func removeAll() {
-    writing.withLock { _ in
+    writing.withLock { tally in
+      tally = (nil, 0)
       guard FileManager.default.fileExists(atPath: folder.path) else { return }
       do {
         try FileManager.default.removeItem(at: folder)
@@ -168,8 +197,9 @@ public final class FileLocalStore: LocalStore {
   }
 
   /// Removes the oldest entries until the folder is within ``maximumSize`` (never `kept`, just
-  /// written), and the temporary files of writes a crash interrupted.
-  private func evict(keeping kept: URL) {
+  /// written), and the temporary files of writes a crash interrupted; returns the entries'
+  /// total size after.
+  private func evict(keeping kept: URL) -> Int {
     let (entries, leftovers) = contents()
     for leftover in leftovers { try? PrivateFiles.remove(leftover) }
     var total = entries.reduce(0) { $0 + $1.size }
@@ -182,6 +212,7 @@ public final class FileLocalStore: LocalStore {
         logger.warning("Could not remove \(entry.file.lastPathComponent): \(error)")
       }
     }
+    return total
   }
 
   /// The one field every version's entries have.

@@ -51,10 +51,12 @@ public enum PrivateFiles {
 
   /// Writes `data` to `file` atomically and durably, readable by the user alone, in a private
   /// directory. `prefix` names the temporary file (`.session-`), so leftovers of a crash can be
-  /// found by it.
-  public static func write(_ data: Data, to file: URL, temporaryPrefix prefix: String)
-    throws(Failure)
-  {
+  /// found by it. Without `durably`, the file and the directory are not synced to the disk: a
+  /// reader still sees the old file or the new one whole, but a power cut may lose the write
+  /// (or, on some file systems, leave an empty file): for what can be fetched again.
+  public static func write(
+    _ data: Data, to file: URL, temporaryPrefix prefix: String, durably: Bool = true
+  ) throws(Failure) {
     let directory = file.deletingLastPathComponent()
     try prepareDirectory(directory)
     let temporary = directory.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
@@ -75,7 +77,7 @@ public enum PrivateFiles {
       return true
     }
     let reason = written ? "" : systemError()
-    let synced = written && fsync(descriptor) == 0
+    let synced = written && (!durably || fsync(descriptor) == 0)
     close(descriptor)
     guard written, synced else {
       unlink(temporary.path)
@@ -86,7 +88,7 @@ public enum PrivateFiles {
       unlink(temporary.path)
       throw Failure("cannot replace \(file.path): \(reason)")
     }
-    syncDirectory(directory)
+    if durably { syncDirectory(directory) }
   }
 
   /// The contents of `file`, `nil` when there is none.

@@ -11,18 +11,21 @@ public final class UserLocalStore: LocalStore {
   /// The folder holding one folder per user.
   public let root: URL
   private let maximumSize: Int
+  private let isDurable: Bool
   private let logger: Logger
   private let now: @Sendable () -> Date
   private let current = Lock<(userID: Int, store: FileLocalStore)?>(nil)
 
-  /// A store under `root`, each user's bounded to `maximumSize` bytes.
+  /// A store under `root`, each user's bounded to `maximumSize` bytes; `isDurable` syncs each
+  /// write to the disk (``FileLocalStore/isDurable``).
   public init(
-    root: URL, maximumSize: Int = FileLocalStore.defaultMaximumSize,
+    root: URL, maximumSize: Int = FileLocalStore.defaultMaximumSize, isDurable: Bool = true,
     logger: Logger = Logger(category: "LocalStore"),
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.root = root
     self.maximumSize = maximumSize
+    self.isDurable = isDurable
     self.logger = logger
     self.now = now
   }
@@ -39,7 +42,9 @@ public final class UserLocalStore: LocalStore {
         folder.map {
           (
             id,
-            FileLocalStore(folder: $0, maximumSize: maximumSize, logger: logger, now: now)
+            FileLocalStore(
+              folder: $0, maximumSize: maximumSize, isDurable: isDurable, logger: logger,
+              now: now)
           )
         }
       }

@@ -27,7 +27,8 @@ public struct DeviceData: Sendable {
     let support =
       files.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
       ?? files.temporaryDirectory
-    cache = UserLocalStore(root: caches.appendingPathComponent(app, isDirectory: true))
+    cache = UserLocalStore(
+      root: caches.appendingPathComponent(app, isDirectory: true), isDurable: false)
     drafts = UserLocalStore(
       root: support.appendingPathComponent(app, isDirectory: true)
         .appendingPathComponent("Drafts", isDirectory: true))
