@@ -30,6 +30,17 @@ struct StoredDataEndToEndTests {
           expect Project: Mobile App
           back
           """) == .completed(commands: 10), "\(first.transcript.joined(separator: "\n"))")
+    // No token and no password is in what the device keeps for the screens.
+    let session = try JSONDecoder().decode(
+      [String: JSONValue].self,
+      from: Data(contentsOf: first.dataDirectory.appendingPathComponent("session.json")))
+    for secret in [session["accessToken"]?.text, session["refreshToken"]?.text, "alice1234"] {
+      let secret = try #require(secret)
+      #expect(
+        try !anyFile(under: first.dataDirectory.appendingPathComponent("cache"), contains: secret))
+      #expect(
+        try !anyFile(under: first.dataDirectory.appendingPathComponent("drafts"), contains: secret))
+    }
     // The app quits (this process keeps nothing of it) and the server goes away.
     server.stop()
 
@@ -147,5 +158,21 @@ struct StoredDataEndToEndTests {
       if String(decoding: data, as: UTF8.self).contains(text) { return true }
     }
     return false
+  }
+}
+
+/// A JSON value of which only strings matter here.
+private enum JSONValue: Decodable {
+  case text(String)
+  case other
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self = (try? container.decode(String.self)).map(JSONValue.text) ?? .other
+  }
+
+  var text: String? {
+    guard case .text(let text) = self else { return nil }
+    return text
   }
 }

@@ -30,6 +30,35 @@ struct ProfileViewReactorTests {
     return tester
   }
 
+  /// Offline, a profile already shown (the session's user, or the one the device kept) stays
+  /// with no alert; with nothing to show, the failure is said.
+  @Test func offlineAShownProfileStaysWithoutAnAlert() async throws {
+    let users = FakeUserService()
+    users.publishesChanges = false
+    users.currentUser.send(.alice)
+    users.fail(with: ServiceError(.offline, "The server cannot be reached."))
+    let tester = ReactorTester(
+      ProfileViewReactor(serviceProvider: TestServices(userService: users)))
+    try await tester.expect {  // the relay's current value: the session's user
+      $0.user = saved
+      $0.displayName = "Alice Kim"
+      $0.title = "iOS Engineer"
+    }
+    tester.send(.load)
+    await tester.reactor.waitUntilIdle()
+    try await tester.finish()  // no alert
+
+    let empty = FakeUserService()
+    empty.fail(with: ServiceError(.offline, "The server cannot be reached."))
+    let second = ReactorTester(
+      ProfileViewReactor(serviceProvider: TestServices(userService: empty)))
+    try await second.expect(ProfileViewReactor.State())  // nothing to show
+    second.send(.load)
+    try await second.expectEvents(
+      .alert(title: "Could not load your profile", message: "The server cannot be reached."))
+    try await second.finish()
+  }
+
   @Test func editsAndSavesTheProfile() async throws {
     let tester = try await loadedTester(FakeUserService())
     tester.send(.setBio("Hello"))

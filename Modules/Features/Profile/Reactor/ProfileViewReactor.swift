@@ -109,8 +109,11 @@ public final class ProfileViewReactor: ReactorProtocol {
     switch action {
     case .load:
       return .task { .setUser(try await userService.loadCurrentUser(forceRefresh: true)) }
-        .catch { error in
-          .event(
+        .catch { [weak self] error in
+          // Offline with the profile shown (as the session or the device kept it): the
+          // connection banner says so; an alert would only get in the way.
+          if ErrorMessage.isOffline(error), self?.currentState.user != nil { return .none }
+          return .event(
             .alert(
               title: "Could not load your profile", message: ErrorMessage.text(for: error)))
         }
