@@ -147,6 +147,10 @@ enum CompositionRoot {
     // Apple platform: Application Support, which is backed up).
     let drafts = UserLocalStore(
       root: dataDirectory(configuration).appendingPathComponent("drafts", isDirectory: true))
+    // Both follow the session (made before the services, so a service that reads the store
+    // when the session changes reads the new user's).
+    let userData = UserDataScope(
+      stores: [cache, drafts].compactMap { $0 }, sessionState: authService.sessionState)
 
     // MARK: Repositories
     let userRepo = UserRepoImpl(requester: userDataRequester, store: cache)
@@ -165,8 +169,6 @@ enum CompositionRoot {
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)
-    let userData = UserDataScope(
-      stores: [cache, drafts].compactMap { $0 }, sessionState: authService.sessionState)
     let draftService = DraftServiceImpl(store: drafts)
     // trellis:services (the generator adds services above this line)
     return AppServices(

@@ -67,6 +67,7 @@ public final class ProjectRepoImpl: ProjectRepo {
   {
     try await projectList.value(for: "all", forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
+      let store = store?.pinned()  // the user's who asked, whoever is signed in at the answer
       let projects = try await requester.fetch(.projects, as: [ProjectModel].self)
       store?.keep(projects, forKey: "projects")
       return projects
@@ -104,6 +105,7 @@ public final class ProjectRepoImpl: ProjectRepo {
   private func fetchKeeping<Value: Codable & Sendable>(
     _ endpoint: ProjectDataAPI, as type: Value.Type, key: String
   ) async throws(RepositoryError) -> Value {
+    let store = store?.pinned()  // the user's who asked, whoever is signed in at the answer
     let value = try await requester.fetch(endpoint, as: type)
     store?.keep(value, forKey: key)
     return value

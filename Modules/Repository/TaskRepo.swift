@@ -92,6 +92,7 @@ public final class TaskRepoImpl: TaskRepo {
     }
     return try await taskLists.value(for: projectID, forceRefresh: forceRefresh) {
       () throws(RepositoryError) in
+      let store = store?.pinned()  // the user's who asked, whoever is signed in at the answer
       let page = try await requester.fetch(endpoint, as: TaskPageModel.self)
       store?.keep(page, forKey: Self.listKey(projectID))
       return page
@@ -109,19 +110,46 @@ public final class TaskRepoImpl: TaskRepo {
   /// See ``TaskRepo/task(id:)``. Not cached in memory: a task's screen shows it as it is; kept
   /// in the store for the next time it cannot be read.
   public func task(id: Int) async throws(RepositoryError) -> TaskModel {
-    let task = try await requester.fetch(.task(id: id), as: TaskModel.self)
-    store?.keep(task, forKey: Self.taskKey(id))
-    return task
+    let store = store?.pinned()
+    do {
+      let task = try await requester.fetch(.task(id: id), as: TaskModel.self)
+      store?.keep(task, forKey: Self.taskKey(id))
+      return task
+    } catch .notFound(let message) {
+      // Gone (or no longer the user's): nothing of it is shown from the device again.
+      if let store, let kept = store.value(TaskModel.self, forKey: Self.taskKey(id)) {
+        Self.changeKeptRow(id, in: kept.value.projectID, to: nil, store: store)
+      }
+      store?.remove(Self.taskKey(id))
+      throw .notFound(message)
+    }
+  }
+
+  /// Changes the row of the task `id` in `projectID`'s kept first page to `task` (`nil`:
+  /// removes it), keeping the page's age: the other rows are as old as they were.
+  private static func changeKeptRow(
+    _ id: Int, in projectID: Int, to task: TaskModel?, store: any LocalStore
+  ) {
+    guard let kept = store.value(TaskPageModel.self, forKey: listKey(projectID)),
+      let index = kept.value.tasks.firstIndex(where: { $0.id == id })
+    else { return }
+    var page = kept.value
+    if let task { page.tasks[index] = task } else { page.tasks.remove(at: index) }
+    store.keep(page, forKey: listKey(projectID), storedAt: kept.storedAt)
   }
 
   /// See ``TaskRepo/updateTask(id:_:)``.
   public func updateTask(id: Int, _ change: TaskChangeModel) async throws(RepositoryError)
     -> TaskModel
   {
+    let store = store?.pinned()
     do {
       let task = try await requester.fetch(.update(id: id, change), as: TaskModel.self)
       taskLists.invalidate(task.projectID)
-      if store?.read(Self.taskKey(id)) != nil { store?.keep(task, forKey: Self.taskKey(id)) }
+      if let store {
+        if store.read(Self.taskKey(id)) != nil { store.keep(task, forKey: Self.taskKey(id)) }
+        Self.changeKeptRow(id, in: task.projectID, to: task, store: store)
+      }
       return task
     } catch {
       // Which project's list to forget is not known without the answer: forget them all.
@@ -134,12 +162,14 @@ public final class TaskRepoImpl: TaskRepo {
   /// is gone (a retried DELETE whose first attempt was carried out, its answer lost, gets one).
   public func deleteTask(id: Int, projectID: Int) async throws(RepositoryError) {
     defer { taskLists.invalidate(projectID) }
+    let store = store?.pinned()
     do {
       try await requester.send(.delete(id: id))
     } catch .notFound {
       // Gone.
     }
     store?.remove(Self.taskKey(id))
+    if let store { Self.changeKeptRow(id, in: projectID, to: nil, store: store) }
   }
 
   /// See ``TaskRepo/invalidateTasks(projectID:)``.

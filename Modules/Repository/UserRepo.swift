@@ -40,6 +40,7 @@ public final class UserRepoImpl: UserRepo {
   /// See ``UserRepo/currentUser(forceRefresh:)``.
   public func currentUser(forceRefresh: Bool = false) async throws(RepositoryError) -> UserModel {
     try await cache.value(for: "me", forceRefresh: forceRefresh) { () throws(RepositoryError) in
+      let store = store?.pinned()  // the user's who asked, whoever is signed in at the answer
       let user = try await requester.fetch(.me, as: UserModel.self)
       store?.keep(user, forKey: "user")
       return user
@@ -55,6 +56,7 @@ public final class UserRepoImpl: UserRepo {
   public func updateProfile(_ change: ProfileChangeModel) async throws(RepositoryError)
     -> UserModel
   {
+    let store = store?.pinned()
     let user = try await requester.fetch(.updateProfile(change), as: UserModel.self)
     cache.store(user, for: "me")
     store?.keep(user, forKey: "user")

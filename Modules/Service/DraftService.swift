@@ -23,8 +23,15 @@ public final class DraftServiceImpl: DraftService {
   private let store: any LocalStore
   private let delay: Duration
   private let sleep: @Sendable (Duration) async throws -> Void
-  /// Drafts kept but not yet written, and whether a write is scheduled.
-  private let pending = Lock<(drafts: [String: Data], isScheduled: Bool)>(([:], false))
+  /// Drafts kept but not yet written, each with the store it goes to (the user's who typed
+  /// it: see ``TrellisRepository/LocalStore/pinned()``), and whether a write is scheduled.
+  private let pending = Lock<(drafts: [String: Pending], isScheduled: Bool)>(([:], false))
+
+  /// A draft not yet written.
+  private struct Pending {
+    var data: Data
+    var store: any LocalStore
+  }
   /// Writes and discards one at a time, so a discard is never undone by a write in flight.
   private let writing = Lock(())
 
@@ -40,17 +47,20 @@ public final class DraftServiceImpl: DraftService {
 
   /// See ``DraftService/draft(_:for:)``: the one kept last, written or not.
   public func draft<Value: Decodable & Sendable>(_ type: Value.Type, for key: String) -> Value? {
-    if let data = pending.withLock({ $0.drafts[key] }) {
-      return try? StoreCoding.decoder.decode(type, from: data)
+    // One typed by the user signed in now (not by one who has signed out since).
+    let current = store.pinned()
+    if let waiting = pending.withLock({ $0.drafts[key] }), waiting.store === current {
+      return try? StoreCoding.decoder.decode(type, from: waiting.data)
     }
-    return store.value(type, forKey: key)?.value
+    return current.value(type, forKey: key)?.value
   }
 
   /// See ``DraftService/keep(_:for:)``.
   public func keep<Value: Encodable>(_ draft: Value, for key: String) {
     guard let data = try? StoreCoding.encoder.encode(draft) else { return }
+    let target = store.pinned()
     let schedules = pending.withLock { pending -> Bool in
-      pending.drafts[key] = data
+      pending.drafts[key] = Pending(data: data, store: target)
       defer { pending.isScheduled = true }
       return !pending.isScheduled
     }
@@ -77,7 +87,8 @@ public final class DraftServiceImpl: DraftService {
         defer { pending = ([:], false) }
         return pending.drafts
       }
-      for (key, data) in drafts { store.write(key, data) }
+      // Each to its user's store: one whose user has signed out since keeps nothing.
+      for (key, draft) in drafts { draft.store.write(key, draft.data) }
     }
   }
 }

@@ -9,11 +9,27 @@ import TrellisRepository
 public final class UserDataScope: Sendable {
   private let observation: ObservationToken
 
-  /// Follows `sessionState` (its changes: the launch's own "signed out" before the session is
-  /// restored erases nothing) for `stores`.
+  /// Follows `sessionState` for `stores`. It acts on what the session does, not on every state
+  /// sent: a sign-in (or a restored session) keeps that user's data and erases every other
+  /// user's; a sign-out or a session the server ended erases all of it. A launch that starts
+  /// signed out (no session, or a session file that could not be read this time: it is kept,
+  /// and so is the data) erases nothing.
   public init(stores: [UserLocalStore], sessionState: Relay<SessionState>) {
+    let last = Lock(sessionState.value)
     observation = sessionState.observe { state in
-      for store in stores { store.setUser(state.user?.id) }
+      let previous = last.withLock { last in
+        defer { last = state }
+        return last
+      }
+      switch state {
+      case .signedIn(let user):
+        for store in stores { store.setUser(user.id) }
+      case .expired:
+        for store in stores { store.setUser(nil) }
+      case .signedOut:
+        guard previous.user != nil else { return }
+        for store in stores { store.setUser(nil) }
+      }
     }
     if let user = sessionState.value.user {
       for store in stores { store.setUser(user.id) }

@@ -20,20 +20,26 @@ public final class UserServiceImpl: UserService {
   private let sessionObservation: ObservationToken
 
   /// Creates the service. It forgets the user, and the repository's cache, whenever the
-  /// session ends.
+  /// session ends. Until the user is loaded it publishes the session's user, or the one the
+  /// repository kept from an earlier launch when it is the same user (it is newer: a profile
+  /// changed since the sign-in).
   public init(repo: any UserRepo, sessionState: Relay<SessionState>) {
     self.repo = repo
     let currentUser = currentUser
+    @Sendable func known(_ user: User) -> User {
+      guard let kept = repo.storedUser()?.value, kept.id == user.id else { return user }
+      return User(kept)
+    }
     sessionObservation = sessionState.observe { state in
       switch state {
       case .signedIn(let user):
-        if currentUser.value?.id != user.id { currentUser.send(user) }
+        if currentUser.value?.id != user.id { currentUser.send(known(user)) }
       case .signedOut, .expired:
         repo.clear()
         currentUser.send(nil)
       }
     }
-    currentUser.send(sessionState.value.user)
+    currentUser.send(sessionState.value.user.map(known))
   }
 
   /// See ``UserService/loadCurrentUser(forceRefresh:)``.

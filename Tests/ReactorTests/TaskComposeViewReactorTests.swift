@@ -58,10 +58,12 @@ struct TaskComposeViewReactorTests {
     await first.reactor.waitUntilIdle()
     first.send(.setTitle("Half a thought"))
     first.send(.toggleTag(200))
+    first.send(.setAttachmentPath("~/shot.png"))
     first.skipOutputs()
     let kept = try #require(
       drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey))
     #expect(kept.title == "Half a thought" && kept.projectID == 2 && kept.tagIDs == [200])
+    #expect(kept.attachmentPath == "~/shot.png")
 
     // The app quit; the form opens again.
     let second = ReactorTester(TaskComposeViewReactor(serviceProvider: services))
@@ -70,6 +72,7 @@ struct TaskComposeViewReactorTests {
     #expect(second.reactor.currentState.title == "Half a thought")
     #expect(second.reactor.currentState.projectID == 2)
     #expect(second.reactor.currentState.tagIDs == [200])
+    #expect(second.reactor.currentState.attachmentPath == "~/shot.png")
     await tasks.contexts.waitForArrival(2, count: 2)  // the second form's request
     tasks.contexts.answer(2, with: .sample(2))
     await second.reactor.waitUntilIdle()

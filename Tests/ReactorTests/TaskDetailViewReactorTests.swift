@@ -163,6 +163,56 @@ struct TaskDetailViewReactorTests {
     try await tester.finish()
   }
 
+  /// A kept task the server no longer has (deleted elsewhere) is not shown any more: the
+  /// screen says it is gone.
+  @Test func aKeptTaskTheServerNoLongerHasIsNoLongerShown() async throws {
+    let tasks = FakeTaskService()
+    let keptAt = Date(timeIntervalSince1970: 1_700_000_000)
+    tasks.setStored(
+      projects: nil, contexts: [2: Stored(.sample(2), storedAt: keptAt)],
+      tasks: [
+        7: Stored(TaskItem(id: 7, projectID: 2, title: "Deleted elsewhere"), storedAt: keptAt)
+      ])
+    tasks.failTaskReads(with: ServiceError(.notFound, "There is no task 7 in your projects."))
+    let tester = ReactorTester(
+      TaskDetailViewReactor(serviceProvider: TestServices(taskService: tasks), taskID: 7))
+    tester.isExhaustive = false
+    tester.send(.load)
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    let state = tester.reactor.currentState
+    #expect(state.detail == nil && state.task == nil && state.storedAge == nil)
+    #expect(state.failure == "There is no task 7 in your projects.")
+  }
+
+  /// A title typed before a quit opens with the kept task; cancelled while the task loads, it
+  /// stays closed when the server's task arrives.
+  @Test func aKeptTitleCancelledWhileTheTaskLoadsStaysClosed() async throws {
+    let tasks = FakeTaskService()
+    let drafts = FakeDraftService()
+    let keptAt = Date(timeIntervalSince1970: 1_700_000_000)
+    let kept = TaskItem(id: 7, projectID: 2, title: "Rate-limit login")
+    tasks.setTasks([kept])
+    tasks.setStored(
+      projects: nil, contexts: [2: Stored(.sample(2), storedAt: keptAt)],
+      tasks: [7: Stored(kept, storedAt: keptAt)])
+    drafts.keep("Rate-limit the login endpoint", for: TaskDetailViewReactor.titleDraftKey(7))
+    let tester = ReactorTester(
+      TaskDetailViewReactor(
+        serviceProvider: TestServices(taskService: tasks, draftService: drafts), taskID: 7))
+    tester.isExhaustive = false
+    tester.send(.load)
+    await tasks.contexts.waitForArrival(2)
+    #expect(tester.reactor.currentState.titleDraft == "Rate-limit the login endpoint")
+    tester.send(.cancelRename)
+    tasks.contexts.answer(2, with: .sample(2))
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    #expect(tester.reactor.currentState.storedAge == nil)  // the server's task is shown
+    #expect(tester.reactor.currentState.titleDraft == nil)
+    #expect(drafts.keys.isEmpty)
+  }
+
   private static let task = TaskItem(id: 7, projectID: 3, title: "Dark mode palette")
 
   /// A tester on a loaded task 7 (the service's project context answered).

@@ -259,6 +259,27 @@ struct TaskListViewReactorTests {
     #expect(state.projectID == 2)
   }
 
+  /// Projects kept but no page of theirs (evicted, or the app quit before the first page came):
+  /// the list opens on the first project and loads its tasks from the server.
+  @Test func keptProjectsWithNoKeptPageStillLoadTheTasks() async throws {
+    let tasks = FakeTaskService()
+    tasks.setTasks([TaskItem(id: 9, projectID: 1, title: "From the server")])
+    tasks.setStored(
+      projects: Stored(
+        [Project(id: 1, key: "MOB", name: "Mobile App")],
+        storedAt: Date(timeIntervalSince1970: 1_764_165_600)))
+    let tester = ReactorTester(
+      TaskListViewReactor(
+        serviceProvider: TestServices(taskService: tasks), ageText: Self.utc))
+    tester.isExhaustive = false
+    tester.send(.load)
+    await tester.reactor.waitUntilIdle()
+    tester.skipOutputs()
+    #expect(
+      tester.reactor.currentState.tasks == [Choice(id: 9, title: "From the server", detail: "#9")])
+    #expect(tasks.taskLoads == ["1 cached"])
+  }
+
   /// Offline, the kept rows stay, marked as what they are.
   @Test func offlineTheKeptRowsStayMarkedWithTheirAge() async throws {
     let tasks = FakeTaskService()

@@ -47,18 +47,24 @@ struct LocalStoreTests {
   }
 
   /// What is not a whole entry of this version for this key is skipped with a log line, and
-  /// removed; the app then works from the network.
+  /// removed, except another version's (two versions of the app may share the folder: each
+  /// skips the other's); the app then works from the network.
   @Test(arguments: [
-    ("garbage", Data("not an entry".utf8), "not a whole entry"),
-    ("truncated", Data(#"{"format":1,"key":"projects","storedAt":17"#.utf8), "not a whole entry"),
-    ("another version", Data(#"{"format":2,"rows":[]}"#.utf8), "written in format 2"),
+    ("garbage", Data("not an entry".utf8), "not a whole entry", false),
+    (
+      "truncated", Data(#"{"format":1,"key":"projects","storedAt":17"#.utf8), "not a whole entry",
+      false
+    ),
+    ("another version", Data(#"{"format":2,"rows":[]}"#.utf8), "written in format 2", true),
     (
       "another key",
       Data(#"{"format":1,"key":"user","storedAt":1700000000000,"text":"{}"}"#.utf8),
-      "the file holds \"user\""
+      "the file holds \"user\"", false
     ),
   ])
-  func aBadEntryIsSkippedLoggedAndRemoved(name: String, contents: Data, reason: String) throws {
+  func aBadEntryIsSkippedLoggedAndRemoved(
+    name: String, contents: Data, reason: String, isKept: Bool
+  ) throws {
     let folder = Folder()
     defer { folder.cleanUp() }
     let sink = MemoryLogSink()
@@ -68,7 +74,7 @@ struct LocalStoreTests {
     try contents.write(to: file)
     #expect(store.read("projects") == nil, "\(name)")
     #expect(sink.messages.contains { $0.contains(reason) }, "\(name): \(sink.messages)")
-    #expect(!FileManager.default.fileExists(atPath: file.path))
+    #expect(FileManager.default.fileExists(atPath: file.path) == isKept, "\(name)")
   }
 
   /// An entry larger than the whole store's bound is not one of ours.
@@ -228,6 +234,29 @@ struct UserLocalStoreTests {
     store.write("tasks.1", Data(#"["Bob's list"]"#.utf8))
     store.setUser(nil)
     #expect(try FileManager.default.contentsOfDirectory(atPath: store.root.path).isEmpty)
+  }
+
+  /// An answer that arrives for a user who has signed out since (a request made before the
+  /// sign-out) goes nowhere: not into the next user's data, and not back into the erased
+  /// folder. Erasing touches only the users' folders.
+  @Test func aLateAnswerForAUserWhoLeftGoesNowhere() throws {
+    let folder = Folder()
+    defer { folder.cleanUp() }
+    let root = folder.url.appendingPathComponent("cache")
+    let store = UserLocalStore(root: root)
+    store.setUser(1)
+    let alices = store.pinned()  // taken when her request started
+    store.write("projects", Data("[]".utf8))
+    try Data("the app's other cache".utf8).write(to: root.appendingPathComponent("Cache.db"))
+
+    store.setUser(2)  // she signed out, Bob signed in; then her answer arrives
+    alices.write("tasks.1", Data(#"["Alice's plan"]"#.utf8))
+    #expect(store.read("tasks.1") == nil)
+    #expect(try !contentsMention("Alice's plan", under: root))
+    #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("user-1").path))
+    store.setUser(nil)
+    store.pinned().write("tasks.1", Data("nobody's".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Cache.db"])
   }
 
   private func contentsMention(_ text: String, under root: URL) throws -> Bool {

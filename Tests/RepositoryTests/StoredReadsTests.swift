@@ -53,17 +53,36 @@ struct StoredReadsTests {
       ])
   }
 
-  /// A deleted task is no longer given back; a changed one is given back as changed.
+  /// A deleted task is no longer given back, in full or as a row of the kept list; a changed
+  /// one is given back as changed, the list keeping its age; one the server no longer has goes.
   @Test func aDeletedTaskGoesAndAChangedOneIsKeptAsChanged() async throws {
     let harness = try Harness(.inProcess)
     try await harness.signIn()
-    let store = MemoryLocalStore()
+    let then = Date(timeIntervalSince1970: 1_700_000_000)
+    let store = MemoryLocalStore(now: { then })
     let tasks = TaskRepoImpl(requester: harness.requester(), store: store)
+    _ = try await tasks.tasks(projectID: 1, forceRefresh: false)
     _ = try await tasks.task(id: 2)
+    let kept = try #require(tasks.storedTasks(projectID: 1))
+    #expect(kept.value.tasks.contains { $0.id == 2 })
+
     _ = try await tasks.updateTask(id: 2, TaskChangeModel(title: "Renamed", isDone: nil))
     #expect(tasks.storedTask(id: 2)?.value.title == "Renamed")
+    let renamed = try #require(tasks.storedTasks(projectID: 1))
+    #expect(renamed.value.tasks.first { $0.id == 2 }?.title == "Renamed")
+    #expect(renamed.storedAt == kept.storedAt)
+
     try await tasks.deleteTask(id: 2, projectID: 1)
     #expect(tasks.storedTask(id: 2) == nil)
+    #expect(tasks.storedTasks(projectID: 1)?.value.tasks.contains { $0.id == 2 } == false)
+
+    // Task 1, kept, then deleted by someone else: reading it says so and forgets it.
+    _ = try await tasks.task(id: 1)
+    let other = TaskRepoImpl(requester: harness.requester())
+    try await other.deleteTask(id: 1, projectID: 1)
+    await #expect(throws: RepositoryError.self) { try await tasks.task(id: 1) }
+    #expect(tasks.storedTask(id: 1) == nil)
+    #expect(tasks.storedTasks(projectID: 1)?.value.tasks.contains { $0.id == 1 } == false)
   }
 
   /// A stored entry that is corrupt (cut short by a crash, or written by another version) is

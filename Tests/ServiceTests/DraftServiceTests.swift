@@ -49,4 +49,22 @@ struct DraftServiceTests {
     drafts.flush()
     #expect(store.keys.isEmpty)
   }
+
+  /// A draft typed by a user who signs out before it is written is not shown to the next user
+  /// and not written into their data.
+  @Test func aDraftTypedBeforeASignOutNeverReachesTheNextUser() throws {
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-drafts-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = UserLocalStore(root: root)
+    store.setUser(1)
+    let drafts = DraftServiceImpl(store: store, delay: .seconds(3600))
+    drafts.keep(Note(text: "Alice's half-written task"), for: "draft.note")
+    store.setUser(nil)  // she signed out before it was written
+    store.setUser(2)  // Bob signs in
+    #expect(drafts.draft(Note.self, for: "draft.note") == nil)
+    drafts.flush()
+    #expect(store.read("draft.note") == nil)
+    #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("user-1").path))
+  }
 }

@@ -32,6 +32,27 @@ struct DataServiceTests {
     #expect(repo.clearCount == 1)
   }
 
+  /// Signed in (a restored session), the user shown before any request is the one an earlier
+  /// launch kept when it is the same user: it is newer than the session's (a profile changed
+  /// since the sign-in); another user's kept one is never shown.
+  @Test func theKeptUserIsShownWhenItIsTheSessionsUser() async throws {
+    let repo = FakeUserRepo()
+    var renamed = UserModel.alice
+    renamed.displayName = "Alice K."
+    repo.keep(user: Stored(renamed, storedAt: Date(timeIntervalSince1970: 1_700_000_000)))
+    let session = Relay(SessionState.signedOut)
+    let service = UserServiceImpl(repo: repo, sessionState: session)
+    session.send(.signedIn(.alice))
+    #expect(service.currentUser.value?.displayName == "Alice K.")
+
+    let other = FakeUserRepo()
+    var bob = UserModel.alice
+    bob.id = 2
+    other.keep(user: Stored(bob, storedAt: Date(timeIntervalSince1970: 1_700_000_000)))
+    let fresh = UserServiceImpl(repo: other, sessionState: Relay(.signedIn(.alice)))
+    #expect(fresh.currentUser.value == .alice)
+  }
+
   @Test func theProjectContextFetchesAllFourAtOnce() async throws {
     let gate = CallGate(open: false)
     let service = TaskServiceImpl(

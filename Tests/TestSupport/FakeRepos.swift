@@ -8,11 +8,18 @@ import TrellisRepository
 public final class FakeUserRepo: UserRepo {
   private let user: Mutex<Result<UserModel, RepositoryError>>
   private let clears = Mutex(0)
+  private let kept = Mutex<Stored<UserModel>?>(nil)
 
   /// Creates the fake.
   public init(user: UserModel = .alice) {
     self.user = Mutex(.success(user))
   }
+
+  /// Gives back `user` as kept by an earlier launch.
+  public func keep(user: Stored<UserModel>?) { kept.withLock { $0 = user } }
+
+  /// The protocol requirement, answered from what ``keep(user:)`` kept.
+  public func storedUser() -> Stored<UserModel>? { kept.withLock { $0 } }
 
   /// How many times the cache was cleared.
   public var clearCount: Int { clears.withLock { $0 } }

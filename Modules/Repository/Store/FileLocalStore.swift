@@ -7,8 +7,9 @@ import TrellisCore
 ///
 /// An entry is a small JSON envelope around the bytes: the format's version, the key, when it
 /// was stored. One from another version of the app, for another key, cut short, corrupt or over
-/// the size bound is skipped with a log line (and removed, unless it could not be read at all:
-/// a permission or I/O error leaves it for the user to see). A write that fails (a full disk) is
+/// the size bound is skipped with a log line, and removed unless it is another version's (two
+/// versions may share the folder) or could not be read at all (a permission or I/O error leaves
+/// it for the user to see). A write that fails (a full disk) is
 /// logged and dropped: the app then works from the network. Two copies of the app on one folder
 /// each replace whole files, so neither reads half of the other's.
 public final class FileLocalStore: LocalStore {
@@ -31,7 +32,16 @@ public final class FileLocalStore: LocalStore {
   /// as last counted (`nil`: not counted yet) and the writes since: the folder is scanned on the
   /// first write, when the count passes the bound, and every ``rescanInterval`` writes (another
   /// copy of the app may write to the folder too), not on every write.
-  private let writing = Lock<(total: Int?, writesSinceScan: Int)>((nil, 0))
+  private let writing = Lock<Tally>(Tally())
+  /// What ``writing`` guards.
+  private struct Tally {
+    /// The entries' total size as last counted; `nil` before the first count.
+    var total: Int?
+    /// Writes since the last count.
+    var writesSinceScan = 0
+    /// Whether the store keeps nothing more (``retire()``).
+    var isRetired = false
+  }
   /// How many writes may go by between two scans of the folder.
   static let rescanInterval = 64
 
@@ -69,7 +79,7 @@ public final class FileLocalStore: LocalStore {
       data = try PrivateFiles.read(file, limit: maximumSize)
     } catch {
       logger.warning("Skipped the stored \(key): \(error)")
-      if error.isCorrupt { try? PrivateFiles.remove(file) }
+      if error.isCorrupt { removeBadEntry(file, reading: nil) }
       return nil
     }
     guard let data else { return nil }
@@ -77,9 +87,10 @@ public final class FileLocalStore: LocalStore {
     if let version = try? Self.decoder.decode(Version.self, from: data),
       version.format != Self.format
     {
+      // Kept: another version of the app may share the folder (its entry goes when this
+      // version writes the key, or with the oldest entries).
       let versions = "written in format \(version.format), this app reads \(Self.format)"
       logger.notice("Skipped the stored \(key): \(versions)")
-      try? PrivateFiles.remove(file)
       return nil
     }
     let envelope: Envelope
@@ -87,24 +98,41 @@ public final class FileLocalStore: LocalStore {
       envelope = try Self.decoder.decode(Envelope.self, from: data)
     } catch {
       logger.warning("Skipped the stored \(key): not a whole entry (\(data.count) bytes)")
-      try? PrivateFiles.remove(file)
+      removeBadEntry(file, reading: data)
       return nil
     }
     guard envelope.key == key else {
       logger.warning("Skipped the stored \(key): the file holds \"\(envelope.key)\"")
-      try? PrivateFiles.remove(file)
+      removeBadEntry(file, reading: data)
       return nil
     }
     guard let value = envelope.text.map({ Data($0.utf8) }) ?? envelope.bytes else {
       logger.warning("Skipped the stored \(key): an entry without a value")
-      try? PrivateFiles.remove(file)
+      removeBadEntry(file, reading: data)
       return nil
     }
     return StoredValue(data: value, storedAt: envelope.storedAt)
   }
 
-  /// See ``LocalStore/write(_:_:)``.
-  public func write(_ key: String, _ data: Data) {
+  /// Removes `file`, found bad (its contents `bad`; `nil`: over the size bound), unless a
+  /// write replaced it since (this copy of the app or another may have put a good entry there
+  /// between the read and now).
+  private func removeBadEntry(_ file: URL, reading bad: Data?) {
+    writing.withLock { tally in
+      guard !tally.isRetired else { return }
+      let size = Self.size(of: file)
+      if let bad {
+        guard (try? PrivateFiles.read(file, limit: maximumSize)) == bad else { return }
+      } else {
+        guard size > maximumSize else { return }
+      }
+      try? PrivateFiles.remove(file)
+      tally.total = tally.total.map { max(0, $0 - size) }
+    }
+  }
+
+  /// See ``LocalStore/write(_:_:storedAt:)``.
+  public func write(_ key: String, _ data: Data, storedAt: Date?) {
     guard let file = file(for: key) else { return }
     let encoded: Data
     do {
@@ -112,7 +140,7 @@ public final class FileLocalStore: LocalStore {
       let text = String(data: data, encoding: .utf8)
       encoded = try Self.encoder.encode(
         Envelope(
-          format: Self.format, key: key, storedAt: now(), text: text,
+          format: Self.format, key: key, storedAt: storedAt ?? now(), text: text,
           bytes: text == nil ? data : nil))
     } catch {
       logger.warning("Did not store \(key): \(error)")
@@ -123,6 +151,7 @@ public final class FileLocalStore: LocalStore {
       return
     }
     writing.withLock { tally in
+      guard !tally.isRetired else { return }
       let replaced = Self.size(of: file)
       do {
         try PrivateFiles.write(
@@ -136,8 +165,16 @@ public final class FileLocalStore: LocalStore {
         tally.total = total + encoded.count - replaced
         if total + encoded.count - replaced <= maximumSize { return }
       }
-      tally = (evict(keeping: file), 0)
+      tally.total = evict(keeping: file)
+      tally.writesSinceScan = 0
     }
+  }
+
+  /// Keeps nothing more: writes and removals after it do nothing (a write in flight ends
+  /// first), so its folder, once erased, stays erased. ``UserLocalStore`` retires a user's
+  /// store when another user is set.
+  public func retire() {
+    writing.withLock { $0.isRetired = true }
   }
 
   /// The size of `file`; 0 when there is none.
@@ -150,6 +187,7 @@ public final class FileLocalStore: LocalStore {
   public func remove(_ key: String) {
     guard let file = file(for: key) else { return }
     writing.withLock { tally in
+      guard !tally.isRetired else { return }
       let size = Self.size(of: file)
       do {
         try PrivateFiles.remove(file)
@@ -163,7 +201,9 @@ public final class FileLocalStore: LocalStore {
   /// See ``LocalStore/removeAll()``: the folder and everything in it.
   public func removeAll() {
     writing.withLock { tally in
-      tally = (nil, 0)
+      guard !tally.isRetired else { return }
+      tally.total = nil
+      tally.writesSinceScan = 0
       guard FileManager.default.fileExists(atPath: folder.path) else { return }
       do {
         try FileManager.default.removeItem(at: folder)

@@ -17,10 +17,10 @@ extension LocalStore {
     }
   }
 
-  /// Keeps `value` under `key`, encoded as JSON.
-  public func keep<Value: Encodable>(_ value: Value, forKey key: String) {
+  /// Keeps `value` under `key`, encoded as JSON, as stored at `storedAt` (`nil`: now).
+  public func keep<Value: Encodable>(_ value: Value, forKey key: String, storedAt: Date? = nil) {
     guard let data = try? StoreCoding.encoder.encode(value) else { return }
-    write(key, data)
+    write(key, data, storedAt: storedAt)
   }
 }
 

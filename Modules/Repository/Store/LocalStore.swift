@@ -27,15 +27,39 @@ public struct StoredValue: Sendable, Equatable {
 /// Implementations: ``FileLocalStore`` (the data folder, bounded in size), ``MemoryLocalStore``
 /// (tests, and an app that keeps nothing). ``UserLocalStore`` keys one by the signed-in user and
 /// erases it when the session ends.
-public protocol LocalStore: Sendable {
+public protocol LocalStore: AnyObject, Sendable {
   /// The value under `key`, if one is kept and readable.
   func read(_ key: String) -> StoredValue?
-  /// Keeps `data` under `key`, replacing what was there.
-  func write(_ key: String, _ data: Data)
+  /// Keeps `data` under `key`, replacing what was there, as stored at `storedAt` (`nil`: now;
+  /// a value changed here without asking the server keeps the age of the answer it came from).
+  func write(_ key: String, _ data: Data, storedAt: Date?)
   /// Forgets `key`.
   func remove(_ key: String)
   /// Forgets everything.
   func removeAll()
+  /// The store as it is now, for work that ends later: a repository takes it before a request
+  /// and writes the answer through it, so an answer for a user who has signed out since goes
+  /// nowhere (``UserLocalStore`` gives the signed-in user's own store, which stops keeping
+  /// anything when that user's session ends), never into the next user's data. A store that
+  /// does not change whose it is gives itself.
+  func pinned() -> any LocalStore
+}
+
+extension LocalStore {
+  /// See ``LocalStore/pinned()``: this store.
+  public func pinned() -> any LocalStore { self }
+
+  /// Keeps `data` under `key`, stored now.
+  public func write(_ key: String, _ data: Data) { write(key, data, storedAt: nil) }
+}
+
+/// A ``LocalStore`` that keeps nothing: what ``UserLocalStore/pinned()`` gives while no user is
+/// signed in.
+final class NowhereStore: LocalStore {
+  func read(_ key: String) -> StoredValue? { nil }
+  func write(_ key: String, _ data: Data, storedAt: Date?) {}
+  func remove(_ key: String) {}
+  func removeAll() {}
 }
 
 /// A ``LocalStore`` in memory: for tests, and for an app that keeps nothing between launches.
@@ -54,9 +78,9 @@ public final class MemoryLocalStore: LocalStore {
   /// See ``LocalStore/read(_:)``.
   public func read(_ key: String) -> StoredValue? { values.withLock { $0[key] } }
 
-  /// See ``LocalStore/write(_:_:)``.
-  public func write(_ key: String, _ data: Data) {
-    let stored = StoredValue(data: data, storedAt: now())
+  /// See ``LocalStore/write(_:_:storedAt:)``.
+  public func write(_ key: String, _ data: Data, storedAt: Date?) {
+    let stored = StoredValue(data: data, storedAt: storedAt ?? now())
     values.withLock { $0[key] = stored }
   }
 

@@ -38,6 +38,9 @@ public final class UserLocalStore: LocalStore {
     let folder = userID.map { root.appendingPathComponent("user-\($0)", isDirectory: true) }
     current.withLock { current in
       guard current?.userID != userID || userID == nil else { return }
+      // The previous user's store keeps nothing more (a write in flight ends first), so an
+      // answer that arrives for them later cannot bring their folder back.
+      current?.store.retire()
       current = userID.flatMap { id in
         folder.map {
           (
@@ -52,12 +55,13 @@ public final class UserLocalStore: LocalStore {
     }
   }
 
-  /// Removes everything under ``root`` but `kept`.
+  /// Removes every user's folder under ``root`` but `kept` (only those: the root may be a folder
+  /// other things live in too, such as an app's Caches folder).
   private func erase(except kept: URL?) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
       return
     }
-    for name in names where name != kept?.lastPathComponent {
+    for name in names where name.hasPrefix("user-") && name != kept?.lastPathComponent {
       do {
         try FileManager.default.removeItem(at: root.appendingPathComponent(name))
       } catch {
@@ -68,12 +72,17 @@ public final class UserLocalStore: LocalStore {
 
   /// See ``LocalStore/read(_:)``.
   public func read(_ key: String) -> StoredValue? { store?.read(key) }
-  /// See ``LocalStore/write(_:_:)``.
-  public func write(_ key: String, _ data: Data) { store?.write(key, data) }
+  /// See ``LocalStore/write(_:_:storedAt:)``.
+  public func write(_ key: String, _ data: Data, storedAt: Date?) {
+    store?.write(key, data, storedAt: storedAt)
+  }
   /// See ``LocalStore/remove(_:)``.
   public func remove(_ key: String) { store?.remove(key) }
   /// See ``LocalStore/removeAll()``: the current user's entries.
   public func removeAll() { store?.removeAll() }
+  /// See ``LocalStore/pinned()``: the signed-in user's store, which keeps nothing once another
+  /// user is set; while no user is, a store that keeps nothing.
+  public func pinned() -> any LocalStore { store ?? NowhereStore() }
 
   private var store: FileLocalStore? { current.withLock { $0?.store } }
 }

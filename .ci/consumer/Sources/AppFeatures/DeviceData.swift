@@ -19,7 +19,9 @@ public struct DeviceData: Sendable {
   public let draftService: DraftServiceImpl
 
   /// The stores in `app`'s folders (its bundle identifier: a Mac app outside the sandbox shares
-  /// `~/Library/Caches` with every other app), following `sessionState`.
+  /// `~/Library/Caches` with every other app, and `URLCache` keeps its files in
+  /// `Caches/<bundle identifier>`: the store has a folder of its own in it), following
+  /// `sessionState`.
   public init(app: String, sessionState: Relay<SessionState>) {
     let files = FileManager.default
     let caches =
@@ -28,7 +30,8 @@ public struct DeviceData: Sendable {
       files.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
       ?? files.temporaryDirectory
     cache = UserLocalStore(
-      root: caches.appendingPathComponent(app, isDirectory: true), isDurable: false)
+      root: caches.appendingPathComponent(app, isDirectory: true)
+        .appendingPathComponent("Stored", isDirectory: true), isDurable: false)
     drafts = UserLocalStore(
       root: support.appendingPathComponent(app, isDirectory: true)
         .appendingPathComponent("Drafts", isDirectory: true))

@@ -63,11 +63,16 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
       return elements
     }
     func list(_ names: [String]) -> String { names.isEmpty ? "—" : names.joined(separator: ", ") }
-    // A task kept from an earlier launch says so (no spinner over it).
-    let notice: [Element] =
+    // A task kept from an earlier launch says so (no spinner over it), and, when it could not
+    // be loaded, offers to try again.
+    var notice: [Element] =
       state.storedNotice.map {
         [.text($0, style: state.failure == nil ? .dim : .warning)]
       } ?? []
+    if state.storedAge != nil, state.failure != nil {
+      notice.append(
+        .button(Button("Retry", isEnabled: !state.isLoading) { reactor.send(.load) }))
+    }
     var elements: [Element] =
       notice + [
         .heading(detail.title),

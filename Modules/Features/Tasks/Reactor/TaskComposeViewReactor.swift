@@ -104,6 +104,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     public var assigneeIDs: [Int]
     /// The uploaded files.
     public var files: [File]
+    /// The path typed for the next file, not attached yet (absent in a draft kept before it
+    /// was kept).
+    public var attachmentPath: String?
 
     /// The draft of `state`.
     init(_ state: State) {
@@ -113,6 +116,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       tagIDs = state.tagIDs
       assigneeIDs = state.assigneeIDs
       files = state.attachments.map { File(id: $0.id, name: $0.title, detail: $0.detail) }
+      attachmentPath = state.attachmentPath.isEmpty ? nil : state.attachmentPath
     }
   }
 
@@ -291,7 +295,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case .selectMilestone(let milestoneID): return edit(.setMilestone(milestoneID))
     case .toggleTag(let tagID): return edit(.toggleTag(tagID))
     case .toggleAssignee(let userID): return edit(.toggleAssignee(userID))
-    case .setAttachmentPath(let path): return .just(.setAttachmentPath(path))
+    case .setAttachmentPath(let path): return edit(.setAttachmentPath(path))
     case .attach:
       return attach(path: currentState.attachmentPath)
     case .removeAttachment(let fileID):
@@ -478,6 +482,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       state.tagIDs = draft.tagIDs
       state.assigneeIDs = draft.assigneeIDs
       state.attachments = draft.files.map { Choice(id: $0.id, title: $0.name, detail: $0.detail) }
+      state.attachmentPath = draft.attachmentPath ?? ""
     }
     return state
   }

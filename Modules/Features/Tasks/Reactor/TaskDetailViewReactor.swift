@@ -63,6 +63,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case setPreview(TaskItem?)
     /// The task as kept from an earlier launch, with its age ("as of 14:02"), until it loads.
     case setStoredDetail(TaskItem, TaskDetail, age: String)
+    /// The kept task is not to be shown: the server says it is gone or not the user's.
+    case forgetStoredDetail
     /// The title field's text; `nil` closes the field.
     case setTitleDraft(String?)
     /// A title typed before a quit, opened again unless a title is being typed.
@@ -204,8 +206,15 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       let stored = state.detail == nil ? Self.storedDetail(of: taskID, from: taskService) : nil
       let preview =
         state.detail == nil && stored == nil ? taskService.lastKnownTask(id: taskID) : nil
-      let keptTitle = services.draftService.draft(String.self, for: Self.titleDraftKey(taskID))
-      let restoreDraft: Effect = keptTitle.map { Effect.just(.restoreTitleDraft($0)) } ?? .none
+      // The title a quit left being typed, read when it is applied: one cancelled or saved
+      // while the task loads stays closed.
+      let drafts = services.draftService
+      let restoreDraft = Effect.run { emit in
+        if let kept = drafts.draft(String.self, for: Self.titleDraftKey(taskID)) {
+          emit(.restoreTitleDraft(kept))
+        }
+      }
+      let showsKept = stored != nil || state.storedAge != nil
       let showStored: Effect =
         stored.map {
           Effect.just(
@@ -230,8 +239,14 @@ public final class TaskDetailViewReactor: ReactorProtocol {
           ? "You are offline: the server cannot be reached, so the task could not be loaded. "
             + "It loads by itself when the connection is back."
           : ErrorMessage.text(for: error)
+        // Gone, or no longer the user's: what the device kept of it is not shown any more.
+        let kind = (error as? ServiceError)?.kind
+        let forgetsKept: Effect =
+          showsKept && (kind == .notFound || kind == .forbidden)
+          ? .just(.forgetStoredDetail) : .none
         return .concat(
-          .just(.setFailure(message, isOffline: isOffline)), .just(.setLoading(false)))
+          forgetsKept, .just(.setFailure(message, isOffline: isOffline)),
+          .just(.setLoading(false)))
       }
     case .connectionChanged(.online):
       // Live again: a task that could not be loaded (or only as kept) loads now.
@@ -417,6 +432,12 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       state.task = task
       state.detail = detail
       state.storedAge = age
+    case .forgetStoredDetail:
+      guard state.storedAge != nil else { break }
+      state.task = nil
+      state.detail = nil
+      state.storedAge = nil
+      state.titleDraft = nil
     case .setTask(let task):
       state.task = task
       state.detail?.title = task.title

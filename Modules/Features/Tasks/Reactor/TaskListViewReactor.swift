@@ -189,7 +189,12 @@ public final class TaskListViewReactor: ReactorProtocol {
           // user's, else the first.
           let shown = self?.currentState.projectID
           let chosen = projects.contains { $0.id == shown } ? shown : projects.first?.id
-          if let chosen, chosen != shown || self?.currentState.storedAge != nil {
+          // Loaded unless its rows are the server's already (none from the device, or none
+          // kept at all: the project opened with no rows).
+          let hasServerRows =
+            self.map { $0.currentState.storedAge == nil && !$0.currentState.tasks.isEmpty }
+            ?? false
+          if let chosen, chosen != shown || !hasServerRows {
             // Still loading: the project's tasks end it (no "No tasks yet." meanwhile).
             emit.action(.selectProject(chosen))
           } else {
