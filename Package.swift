@@ -228,7 +228,7 @@ let package = Package(
       name: "RepositoryTests",
       dependencies: [
         "TrellisRepository", "TrellisNetwork", "TrellisCore", "TrellisDemoBackend",
-        "TrellisLoopbackServer",
+        "TrellisLoopbackServer", "TrellisGenerator",
       ]),
     .testTarget(
       name: "ServiceTests",

@@ -16,6 +16,12 @@ public enum GeneratorCommand {
                          composition root and kept in AppServices for screens to use.
       repository NAME    Add a repository (DataAPI, DataModels model, Repo) with a test, created
                          in the composition root.
+      api PATH           Add the Repository layer an OpenAPI 3.0/3.1 document (YAML or JSON)
+                         describes: per tag a DataAPI, a Repo and RepoImpl, a fake and tests,
+                         the models of its schemas (Modules/Repository/API), each repository
+                         created in the composition root. Run again after the document
+                         changed: it updates what it generated and leaves the files edited
+                         since, with the diff to apply by hand.
       rename NEWNAME     Rename the project: the package, the app's executable and product, and
                          its identity (window title, data folder, help text).
       strip-demo         Remove the demo (its screens, services, repositories, data APIs,
@@ -36,6 +42,7 @@ public enum GeneratorCommand {
                          modules build faster (docs/performance.md).
       --list             screen: a list searched as you type (debounced) and loaded a page at
                          a time, with sample items to replace, instead of the note example.
+      --tag NAME[,NAME]  api: only the operations of these tags (repeatable).
       --dry-run          Print every new file and the diff of every changed file; write nothing.
       --root PATH        The project (default: the current directory).
       -h, --help         Show this help.
@@ -63,6 +70,7 @@ public enum GeneratorCommand {
     var feature: String?
     var isList = false
     var isDryRun = false
+    var tags: [String] = []
     var root = currentDirectory
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
@@ -90,6 +98,12 @@ public enum GeneratorCommand {
           return 2
         }
         feature = name
+      case "--tag":
+        guard let list = iterator.next() else {
+          errors("trellis-gen: --tag needs a tag of the document, such as pets\n\n\(usage)")
+          return 2
+        }
+        tags += list.split(separator: ",").map(String.init)
       case "--root":
         guard let path = iterator.next() else {
           errors("trellis-gen: --root needs a path\n\n\(usage)")
@@ -124,7 +138,8 @@ public enum GeneratorCommand {
     }
     let generator = Generator(root: root, fileSystem: fileSystem)
     let (command, name) = (positional[0], positional.count > 1 ? positional[1] : "")
-    guard ["screen", "service", "repository", "rename", "strip-demo"].contains(command) else {
+    guard ["screen", "service", "repository", "rename", "strip-demo", "api"].contains(command)
+    else {
       errors("trellis-gen: unknown command \(command)\n\n\(usage)")
       return 2
     }
@@ -141,6 +156,16 @@ public enum GeneratorCommand {
               + "\nCheck these (`git status`, `git diff`), then run the command again.")
           return 1
         }
+      }
+      if !tags.isEmpty, command != "api" {
+        errors("trellis-gen: --tag applies to api only")
+        return 2
+      }
+      if command == "api" {
+        let path = name.hasPrefix("/") ? name : currentDirectory + "/" + name
+        return try runAPI(
+          try generator.planAPI(path, tags: tags), generator: generator, isDryRun: isDryRun,
+          output: output)
       }
       let changes: ChangeSet
       switch command {
@@ -189,6 +214,51 @@ public enum GeneratorCommand {
       errors("trellis-gen: \(error)")
       return 1
     }
+  }
+
+  /// Writes (or, dry, shows) what `trellis-gen api` planned, and says what it left.
+  static func runAPI(
+    _ plan: APIPlan, generator: Generator, isDryRun: Bool, output: (String) -> Void
+  ) throws(GeneratorError) -> Int32 {
+    let changes = plan.changes
+    let hasChanges = !changes.newFiles.isEmpty || !changes.edits.isEmpty
+    if isDryRun {
+      if hasChanges { output(generator.describe(changes)) }
+    } else if hasChanges {
+      try generator.apply(changes)
+      for file in changes.newFiles { output("created \(file.path)") }
+      for edit in changes.edits { output("updated \(edit.path)") }
+    }
+    if !plan.upToDate.isEmpty {
+      output("up to date: \(plan.upToDate.count) generated file(s)")
+    }
+    for file in plan.leftAlone {
+      output(
+        "left alone: \(file.path) (\(file.reason)); the new version, as a diff to apply by "
+          + "hand:\n\(file.diff)")
+    }
+    for path in plan.orphans {
+      output(
+        "no longer generated: \(path) (its tag is gone from the document); delete it once "
+          + "nothing uses it")
+    }
+    for reason in plan.skipped { output("left out: \(reason)") }
+    if !hasChanges, plan.leftAlone.isEmpty { output("nothing to change") }
+    if isDryRun {
+      output("(dry run: nothing was written)")
+    } else if hasChanges {
+      output("")
+      output(
+        [
+          "Next:",
+          "  swift build && swift test",
+          "  Each repository is made in App/CompositionRoot.swift (`_ = nameRepo` holds it): give",
+          "  it to the service that needs it (`repo: any NameRepo`), then delete that line.",
+          "  Edit a generated file freely: the next `trellis-gen api` run leaves it and shows the",
+          "  diff instead.",
+        ].joined(separator: "\n"))
+    }
+    return 0
   }
 
   /// What the generator made of a name that ended with its kind's word, if it did.

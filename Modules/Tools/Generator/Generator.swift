@@ -7,6 +7,9 @@ public struct Generator: Sendable {
   /// The project's root directory.
   public let root: String
   let fileSystem: any GeneratorFileSystem
+  /// Formats generated Swift files (path to text) for the project at a root; `nil` when it
+  /// cannot (they are then written as generated).
+  let formatter: @Sendable ([String: String], String) -> [String: String]?
 
   /// Where the composition root is.
   public static let compositionRootPath = "App/CompositionRoot.swift"
@@ -17,10 +20,16 @@ public struct Generator: Sendable {
   /// Where the feature modules' folders are (`Modules/Features/<Feature>/`).
   public static let featuresFolder = "Modules/Features"
 
-  /// A generator for the project at `root`.
-  public init(root: String, fileSystem: any GeneratorFileSystem = LocalFileSystem()) {
+  /// A generator for the project at `root`; `formatter` formats the Swift files
+  /// `trellis-gen api` writes (by default the toolchain's `swift format`).
+  public init(
+    root: String, fileSystem: any GeneratorFileSystem = LocalFileSystem(),
+    formatter: @escaping @Sendable ([String: String], String) -> [String: String]? =
+      SwiftFormatting.format
+  ) {
     self.root = root
     self.fileSystem = fileSystem
+    self.formatter = formatter
   }
 
   // MARK: Planning

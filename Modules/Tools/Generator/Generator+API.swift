@@ -1,0 +1,329 @@
+import Foundation
+
+/// What `trellis-gen api` would do: the changes to write, and the files it leaves as they are
+/// because the team edited them since they were generated.
+public struct APIPlan: Equatable, Sendable {
+  /// A generated file the team edited: left alone, with what the new version would change.
+  public struct LeftFile: Equatable, Sendable {
+    /// Its path, relative to the project root.
+    public var path: String
+    /// Why it was left.
+    public var reason: String
+    /// The diff from the file as it is to the new generated version, to apply by hand.
+    public var diff: String
+  }
+
+  /// The files to create and change.
+  public var changes: ChangeSet
+  /// The files left alone.
+  public var leftAlone: [LeftFile]
+  /// Generated files unchanged, already up to date.
+  public var upToDate: [String]
+  /// Files generated from this document for a tag it no longer has (left; delete them when
+  /// nothing uses them).
+  public var orphans: [String]
+  /// The operations left out, each with why.
+  public var skipped: [String] = []
+}
+
+extension Generator {
+  /// Where `trellis-gen api` writes the DataAPIs, repositories and models.
+  public static let apiFolder = "Modules/Repository/API"
+  /// The models file, shared by the tags.
+  static let apiModelsPath = apiFolder + "/APIModels.swift"
+
+  /// The Repository layer for the OpenAPI document at `documentPath` (absolute, or relative
+  /// to the project root): for each tag (or those of `tags`), its DataAPI, repository, fake and
+  /// tests; the models of the schemas they use; and each repository created in the
+  /// composition root. Files generated before are updated unless edited since (see
+  /// ``APIPlan``).
+  ///
+  /// - Throws: ``GeneratorError`` when the document cannot be read (with its line and column),
+  ///   is not OpenAPI 3.0 or 3.1, or describes what cannot be generated; nothing is written.
+  public func planAPI(_ documentPath: String, tags: [String] = []) throws(GeneratorError)
+    -> APIPlan
+  {
+    let absolute = documentPath.hasPrefix("/") ? documentPath : root + "/" + documentPath
+    // In comments, the path from the project (never this machine's own folders).
+    let shown =
+      absolute.hasPrefix(root + "/")
+      ? String(absolute.dropFirst(root.count + 1))
+      : String(absolute.split(separator: "/").last ?? Substring(absolute))
+    guard fileSystem.exists(absolute), !fileSystem.isDirectory(absolute) else {
+      throw GeneratorError("there is no file \(documentPath); nothing was changed")
+    }
+    let text: String
+    do {
+      text = try fileSystem.read(absolute)
+    } catch {
+      throw GeneratorError(
+        "cannot read \(documentPath) as UTF-8 text (\(error.localizedDescription)); nothing was "
+          + "changed")
+    }
+    let document: DocumentValue
+    do {
+      document = try YAMLReader.read(text)
+    } catch {
+      throw GeneratorError("\(shown): \(error); nothing was changed")
+    }
+    let description = try APIDescription(document, tags: tags)
+    var models = try ModelWriter(description)
+    var tagOrder: [String] = []
+    var byTag: [String: [APIDescription.Operation]] = [:]
+    for operation in description.operations {
+      let name = SwiftNames.upperCamel(operation.tag)
+      if byTag[name] == nil { tagOrder.append(name) }
+      byTag[name, default: []].append(operation)
+    }
+    var writers: [EndpointWriter] = []
+    for name in tagOrder {
+      writers.append(
+        try EndpointWriter(
+          tag: name, operations: byTag[name] ?? [], models: &models, source: shown,
+          title: description.title))
+    }
+    try models.checkCycles()
+    let project = try currentProjectName(in: read(Self.manifestPath))
+
+    var files: [(path: String, contents: String)] = []
+    var modelsText = "import Foundation\n\n" + models.declarations.joined(separator: "\n\n")
+    if models.usesJSONValue { modelsText += "\n\n" + ModelWriter.jsonValueDeclaration }
+    files.append((Self.apiModelsPath, modelsText + "\n"))
+    for writer in writers {
+      files.append(
+        ("\(Self.apiFolder)/\(writer.name)DataAPI.swift", writer.dataAPI(project: project)))
+      files.append(("\(Self.apiFolder)/\(writer.name)Repo.swift", writer.repo(project: project)))
+      files.append(
+        ("Tests/TestSupport/Fake\(writer.name)Repo.swift", writer.fake(project: project)))
+      files.append(
+        ("Tests/RepositoryTests/\(writer.name)RepoTests.swift", writer.tests(project: project)))
+    }
+    files.append(
+      (
+        "Tests/RepositoryTests/APIModelsTests.swift",
+        modelTests(models, project: project, source: shown)
+      ))
+
+    let formatted = formatter(
+      Dictionary(files.map { ($0.path, $0.contents) }, uniquingKeysWith: { first, _ in first }),
+      root)
+    var plan = APIPlan(
+      changes: ChangeSet(), leftAlone: [], upToDate: [], orphans: [],
+      skipped: description.skipped)
+    var written: [String] = []
+    for (path, contents) in files {
+      let body = formatted?[path] ?? contents
+      let generated = Self.generatedHeader(source: shown, body: body) + body
+      guard fileSystem.exists(root + "/" + path) else {
+        plan.changes.newFiles.append(.init(path: path, contents: generated))
+        written.append(path)
+        continue
+      }
+      let current = try read(path)
+      guard let recorded = Self.recordedDigest(in: current) else {
+        throw GeneratorError(
+          "\(path) exists and was not generated by `trellis-gen api`; move it away or choose "
+            + "another --tag; nothing was changed")
+      }
+      let currentBody = Self.bodyAfterHeader(current)
+      if current == generated {
+        plan.upToDate.append(path)
+      } else if Self.digest(of: currentBody) != recorded {
+        plan.leftAlone.append(
+          .init(
+            path: path, reason: "edited since it was generated",
+            diff: UnifiedDiff.render(old: current, new: generated, path: path)))
+      } else {
+        plan.changes.edits.append(.init(path: path, original: current, updated: generated))
+        written.append(path)
+      }
+    }
+    try refuseTypeCollisions(plan.changes.newFiles)
+    // Each repository, made in the composition root the first time.
+    var composition = try read(Self.compositionRootPath)
+    let original = composition
+    for writer in writers where !composition.contains("\(writer.name)RepoImpl(") {
+      let variable = SwiftNames.lowerCamel(writer.name) + "Repo"
+      if composition.contains("let \(variable) ") {
+        throw GeneratorError(
+          "\(Self.compositionRootPath) already has `let \(variable)`; rename it (or the tag "
+            + "\(writer.name)); nothing was changed")
+      }
+      composition = try insert(
+        """
+            let \(variable) = \(writer.name)RepoImpl(
+              requester: HTTPRequester<\(writer.name)DataAPI>(
+                baseURL: baseURL, transport: transport, plugins: plugins,
+                configuration: .iso8601Dates))
+            _ = \(variable)  // Give it to the service that needs it, then remove this line.
+
+        """, above: "// trellis:repositories", in: composition)
+    }
+    if composition != original {
+      plan.changes.edits.append(
+        .init(path: Self.compositionRootPath, original: original, updated: composition))
+    }
+    // Files of this document's tags that it no longer has.
+    let generatedNow = Set(files.map(\.path))
+    if tags.isEmpty {
+      for name in fileSystem.entries(in: root + "/" + Self.apiFolder).sorted()
+      where name.hasSuffix(".swift") && !generatedNow.contains("\(Self.apiFolder)/\(name)") {
+        let path = "\(Self.apiFolder)/\(name)"
+        if let text = try? read(path), text.hasPrefix(Self.headerFirstLine(source: shown)) {
+          plan.orphans.append(path)
+        }
+      }
+    }
+    return plan
+  }
+
+  /// The tests of the models: each sample survives being written and read back.
+  private func modelTests(_ models: ModelWriter, project: String, source: String) -> String {
+    var lines = [
+      "import Foundation",
+      "import \(project)Repository",
+      "import Testing",
+      "",
+      "@Suite(\"The API's models (generated from \(SwiftNames.literal(source)))\")",
+      "struct APIModelsTests {",
+      "  private func roundTrip<Value: Codable>(_ value: Value) throws -> Value {",
+      "    let encoder = JSONEncoder()",
+      "    encoder.dateEncodingStrategy = .iso8601",
+      "    let decoder = JSONDecoder()",
+      "    decoder.dateDecodingStrategy = .iso8601",
+      "    return try decoder.decode(Value.self, from: encoder.encode(value))",
+      "  }",
+      "",
+      "  /// Each model's sample is written as JSON and read back the same.",
+      "  @Test func eachSampleIsReadBackAsItWasWritten() throws {",
+    ]
+    let types = models.sampledTypes
+    for type in types {
+      lines.append("    #expect(try roundTrip(\(type).sample) == \(type).sample)")
+    }
+    if types.isEmpty { lines.append("    #expect(try roundTrip([1]) == [1])") }
+    lines.append("  }")
+    if let enumeration = models.firstEnumeration {
+      lines += [
+        "",
+        "  /// A value the document did not list (a newer server's) is kept, not a failure.",
+        "  @Test func anUndocumentedValueIsKept() throws {",
+        "    let value = try JSONDecoder().decode(\(enumeration).self, from: Data(#\"\"a value from a newer server\"\"#.utf8))",
+        "    #expect(value == .undocumented(\"a value from a newer server\"))",
+        "    #expect(try roundTrip(value) == value)",
+        "  }",
+      ]
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Refuses new files that declare a type the Repository module, its tests or the test
+  /// support already declare in a file the run does not write.
+  private func refuseTypeCollisions(_ newFiles: [ChangeSet.NewFile]) throws(GeneratorError) {
+    var newTypes: [String: String] = [:]
+    for file in newFiles where file.path.hasSuffix(".swift") {
+      for type in Self.declaredTypes(in: file.contents) { newTypes[type] = file.path }
+    }
+    guard !newTypes.isEmpty else { return }
+    let writing = Set(newFiles.map(\.path))
+    for folder in ["Modules/Repository", "Tests/TestSupport", "Tests/RepositoryTests"] {
+      for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
+        let relative = String(file.dropFirst(root.count + 1))
+        guard !writing.contains(relative), let text = try? fileSystem.read(file) else { continue }
+        if let type = Self.declaredTypes(in: text).first(where: { newTypes[$0] != nil }) {
+          throw GeneratorError(
+            "\(newTypes[type] ?? "") would declare \(type), which \(relative) declares already; "
+              + "rename the schema or the tag in the document (or generate a --tag at a "
+              + "time); nothing was changed")
+        }
+      }
+    }
+  }
+
+  // MARK: The header and its digest
+
+  /// The first line of every file generated from `source`.
+  static func headerFirstLine(source: String) -> String {
+    "// Generated by `trellis-gen api` from \(source)."
+  }
+
+  /// The header of a generated file: where it came from, and the digest of `body` (without
+  /// its `import` lines, which a rename changes) that tells an edited file from an untouched
+  /// one.
+  static func generatedHeader(source: String, body: String) -> String {
+    headerFirstLine(source: source) + "\n"
+      + "// Updated by the next run unless edited since (digest \(digest(of: body))).\n"
+  }
+
+  /// The digest of a generated file's body: its text without its `import` lines.
+  static func digest(of body: String) -> String {
+    let kept = body.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
+    return String(ContentDigest.of(kept).prefix(32))
+  }
+
+  /// The digest a generated file's header records, if it has that header.
+  static func recordedDigest(in text: String) -> String? {
+    let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+    guard lines.count >= 2, lines[0].hasPrefix("// Generated by `trellis-gen api` from "),
+      let match = lines[1].firstMatch(of: #/\(digest ([0-9a-f]{32})\)\.$/#)
+    else { return nil }
+    return String(match.output.1)
+  }
+
+  /// A generated file's text after its two header lines.
+  static func bodyAfterHeader(_ text: String) -> String {
+    let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+    return lines.count == 3 ? String(lines[2]) : ""
+  }
+}
+
+/// Formats Swift files with the toolchain's `swift format` and the project's `.swift-format`,
+/// so what the generator writes passes `swift format lint`; `nil` when it cannot run (the files
+/// are then written as generated).
+public enum SwiftFormatting {
+  /// The longest a run may take.
+  static let deadline: TimeInterval = 120
+
+  /// `files` (path to text) formatted, or `nil`.
+  public static func format(_ files: [String: String], root: String) -> [String: String]? {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-gen-format-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      var names: [String: URL] = [:]
+      for (index, (path, text)) in files.sorted(by: { $0.key < $1.key }).enumerated() {
+        let url = folder.appendingPathComponent("\(index).swift")
+        try Data(text.utf8).write(to: url)
+        names[path] = url
+      }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      var arguments = ["swift", "format", "format", "--in-place"]
+      let configuration = root + "/.swift-format"
+      if FileManager.default.fileExists(atPath: configuration) {
+        arguments += ["--configuration", configuration]
+      }
+      process.arguments = arguments + names.values.map(\.path).sorted()
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      let finished = DispatchSemaphore(value: 0)
+      process.terminationHandler = { _ in finished.signal() }
+      try process.run()
+      if finished.wait(timeout: .now() + deadline) == .timedOut {
+        process.terminate()
+        return nil
+      }
+      guard process.terminationStatus == 0 else { return nil }
+      var result: [String: String] = [:]
+      for (path, url) in names {
+        result[path] = try String(contentsOf: url, encoding: .utf8)
+      }
+      return result
+    } catch {
+      return nil
+    }
+  }
+}

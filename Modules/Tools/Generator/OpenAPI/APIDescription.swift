@@ -1,0 +1,672 @@
+import Foundation
+
+/// What `trellis-gen api` generates from: the operations of an OpenAPI 3.0 or 3.1 document and
+/// the schemas they use, with every `$ref` resolved and every construct it cannot express
+/// refused, named by where it is in the document (`paths./tasks.get.parameters[1]`).
+struct APIDescription: Equatable {
+  /// A JSON schema, as far as generated Swift can express it.
+  indirect enum Schema: Equatable {
+    /// A schema of `components/schemas`, by name.
+    case reference(String)
+    /// Text; `format` such as `date-time`, `uuid`, `byte`, `binary`.
+    case string(format: String?)
+    /// A whole number; `format` `int32` or `int64`.
+    case integer(format: String?)
+    /// A number; `format` `float` or `double`.
+    case number(format: String?)
+    /// `true` or `false`.
+    case boolean
+    /// A list.
+    case array(Schema)
+    /// An object whose keys are not known (`additionalProperties` only).
+    case map(Schema)
+    /// An object with named properties (written inline, or merged from `allOf`).
+    case object(Object)
+    /// Text from a fixed list.
+    case enumeration([String])
+    /// One of several schemas; with a discriminator, named by one of its properties.
+    case oneOf([Schema], discriminator: Discriminator?)
+    /// Any JSON value (a schema without a type).
+    case any
+    /// `null` allowed as well.
+    case nullable(Schema)
+  }
+
+  /// An object schema's properties, in the document's order.
+  struct Object: Equatable {
+    /// One property.
+    struct Property: Equatable {
+      /// Its name in JSON.
+      var name: String
+      /// Its schema.
+      var schema: Schema
+      /// Whether it must be present.
+      var isRequired: Bool
+      /// Its description, if any.
+      var summary: String?
+    }
+    /// The properties.
+    var properties: [Property]
+    /// The object's description, if any.
+    var summary: String?
+  }
+
+  /// How a `oneOf` names its variant: the property, and each value's schema name.
+  struct Discriminator: Equatable {
+    /// The property holding the variant's name.
+    var property: String
+    /// Each value of the property and the schema it selects, in order.
+    var mapping: [(value: String, schema: String)]
+
+    static func == (left: Self, right: Self) -> Bool {
+      left.property == right.property
+        && left.mapping.map(\.value) == right.mapping.map(\.value)
+        && left.mapping.map(\.schema) == right.mapping.map(\.schema)
+    }
+  }
+
+  /// A parameter of an operation.
+  struct Parameter: Equatable {
+    /// Where it goes.
+    enum Location: String, Equatable { case path, query, header }
+    /// Its name in the request.
+    var name: String
+    /// Where it goes.
+    var location: Location
+    /// Whether it must be given.
+    var isRequired: Bool
+    /// Its schema (text, numbers, booleans, enumerations, or a list of them).
+    var schema: Schema
+    /// Its description, if any.
+    var summary: String?
+  }
+
+  /// What an operation sends.
+  enum Body: Equatable {
+    /// A JSON value of the schema.
+    case json(Schema)
+    /// Bytes of a content type (`application/octet-stream`, `image/png`).
+    case data(contentType: String)
+    /// `multipart/form-data` parts.
+    case multipart
+    /// `application/x-www-form-urlencoded` fields.
+    case form
+  }
+
+  /// What an operation answers with when it succeeds.
+  enum Response: Equatable {
+    /// Nothing to read (`204`, or no content described).
+    case none
+    /// A JSON value of the schema.
+    case json(Schema)
+    /// Bytes of another content type.
+    case data
+    /// Server-sent events (`text/event-stream`): not a repository's; `EventStreamClient`
+    /// reads them.
+    case eventStream
+  }
+
+  /// One operation: a method on a path.
+  struct Operation: Equatable {
+    /// Its `operationId`, or one made of its method and path.
+    var id: String
+    /// The tag it is generated under (its first).
+    var tag: String
+    /// `GET`, `POST`...
+    var method: String
+    /// Its path, with `{name}` for each path parameter.
+    var path: String
+    /// Its summary or description, if any.
+    var summary: String?
+    /// Its parameters: the path's, then its own (an operation's replaces the path's of the same
+    /// name and location).
+    var parameters: [Parameter]
+    /// What it sends, if anything; `isBodyRequired` says whether it must.
+    var body: Body?
+    /// Whether the body must be given.
+    var isBodyRequired: Bool
+    /// What it answers.
+    var response: Response
+    /// Whether it needs the signed-in session (its `security`, or the document's).
+    var requiresAuthentication: Bool
+    /// Where it is in the document, for messages.
+    var location: String
+  }
+
+  /// The document's title.
+  var title: String
+  /// The OpenAPI version it declares.
+  var version: String
+  /// The operations, in the document's order.
+  var operations: [Operation]
+  /// The named schemas the operations use, directly or through other schemas, in the
+  /// document's order.
+  var schemas: [(name: String, schema: Schema)]
+  /// The operations left out, each with why.
+  var skipped: [String] = []
+
+  static func == (left: Self, right: Self) -> Bool {
+    left.title == right.title && left.version == right.version
+      && left.operations == right.operations
+      && left.schemas.map(\.name) == right.schemas.map(\.name)
+      && left.schemas.map(\.schema) == right.schemas.map(\.schema)
+  }
+
+  /// The HTTP methods an OpenAPI path item may hold, in the order generated.
+  static let methods = ["get", "put", "post", "delete", "options", "head", "patch"]
+
+  /// Reads `document`, keeping the operations of `tags` (all when empty).
+  ///
+  /// - Throws: ``GeneratorError`` naming where the document says what cannot be generated: not
+  ///   OpenAPI 3.0 or 3.1, a `$ref` that resolves nowhere (or outside this document), a schema
+  ///   or parameter it cannot express, two operations of one tag with one name.
+  init(_ document: DocumentValue, tags: [String] = []) throws(GeneratorError) {
+    guard case .object(let root) = document else {
+      throw GeneratorError("the document is not an OpenAPI object (it has no `openapi` key)")
+    }
+    guard let version = root["openapi"].flatMap(Self.text),
+      version.hasPrefix("3.0") || version.hasPrefix("3.1")
+    else {
+      let found = root["swagger"] != nil ? "Swagger 2.0" : "no `openapi: 3.x` key"
+      throw GeneratorError(
+        "the document is not OpenAPI 3.0 or 3.1 (\(found)); convert it first (Swagger 2.0 "
+          + "converts with common tools)")
+    }
+    self.version = version
+    title = root["info"]?["title"]?.string ?? "API"
+    var reader = SchemaReader(root: root)
+    let globalSecurity = root["security"]?.array
+    var operations: [Operation] = []
+    var skipped: [String] = []
+    for entry in root["paths"]?.object?.entries ?? [] {
+      let path = entry.key
+      guard let item = entry.value.object else {
+        throw GeneratorError("paths.\(path) is not an object")
+      }
+      let shared =
+        try item["parameters"].map { (value) throws(GeneratorError) in
+          try reader.parameters(value, at: "paths.\(path).parameters")
+        } ?? []
+      for method in Self.methods {
+        guard let value = item[method] else { continue }
+        let location = "paths.\(path).\(method)"
+        guard let operation = value.object else {
+          throw GeneratorError("\(location) is not an object")
+        }
+        let tag = operation["tags"]?.array?.first?.string ?? "Default"
+        guard tags.isEmpty || tags.contains(where: { $0.lowercased() == tag.lowercased() }) else {
+          continue
+        }
+        var parameters = shared
+        for parameter in try operation["parameters"].map({ (value) throws(GeneratorError) in
+          try reader.parameters(value, at: location + ".parameters")
+        }) ?? [] {
+          parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
+          parameters.append(parameter)
+        }
+        for name in Self.placeholders(in: path)
+        where !parameters.contains(where: { $0.name == name && $0.location == .path }) {
+          throw GeneratorError(
+            "\(location): the path has {\(name)} but no path parameter \"\(name)\" describes it")
+        }
+        for parameter in parameters where parameter.location == .path {
+          guard Self.placeholders(in: path).contains(parameter.name) else {
+            throw GeneratorError(
+              "\(location): the path parameter \"\(parameter.name)\" is not in the path \(path)")
+          }
+        }
+        let (body, isBodyRequired) = try reader.body(
+          operation["requestBody"], at: location + ".requestBody")
+        let response = try reader.response(operation["responses"], at: location + ".responses")
+        if response == .eventStream {
+          skipped.append(
+            "\(method.uppercased()) \(path): a stream of server-sent events; read it with "
+              + "EventStreamClient (see Modules/Network/Stream)")
+          continue
+        }
+        let security = operation["security"]?.array ?? globalSecurity ?? []
+        // An empty requirement (`- {}`) makes the session optional: sent without one.
+        let requiresAuthentication =
+          !security.isEmpty && !security.contains { $0.object?.entries.isEmpty == true }
+        let id = operation["operationId"]?.string ?? Self.operationID(method: method, path: path)
+        operations.append(
+          Operation(
+            id: id, tag: tag, method: method.uppercased(), path: path,
+            summary: Self.text(operation["summary"] ?? operation["description"] ?? .null),
+            parameters: parameters, body: body, isBodyRequired: isBodyRequired,
+            response: response, requiresAuthentication: requiresAuthentication,
+            location: location))
+      }
+    }
+    if operations.isEmpty {
+      throw GeneratorError(
+        tags.isEmpty
+          ? "the document describes no operation (its `paths` is empty)"
+          : "no operation has the tag \(tags.joined(separator: ", ")); the document's tags: "
+            + Set(
+              (root["paths"]?.object?.entries ?? []).flatMap { entry in
+                Self.methods.compactMap { entry.value[$0]?["tags"]?.array?.first?.string }
+              }
+            ).sorted().joined(separator: ", "))
+    }
+    self.operations = operations
+    self.skipped = skipped
+    schemas = try reader.usedSchemas()
+  }
+
+  /// The `{name}` placeholders of `path`.
+  static func placeholders(in path: String) -> [String] {
+    path.matches(of: #/\{([^}/]+)\}/#).map { String($0.output.1) }
+  }
+
+  /// An id for an operation without `operationId`: `get /tasks/{id}` is `getTasksId`.
+  static func operationID(method: String, path: String) -> String {
+    let words = path.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+    return method + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+  }
+
+  /// The text of a scalar (numbers too: `version: 3.1` in YAML is a number).
+  static func text(_ value: DocumentValue) -> String? {
+    switch value {
+    case .string(let text): text
+    case .int(let number): String(number)
+    case .double(let number): String(number)
+    case .bool(let flag): String(flag)
+    default: nil
+    }
+  }
+}
+
+/// Reads schemas, parameters, bodies and responses, resolving `$ref`s, and remembers the named
+/// schemas used so far.
+private struct SchemaReader {
+  let root: DocumentObject
+  /// The named schemas used, in the order first met.
+  private var used: [String] = []
+  private var read: [String: APIDescription.Schema] = [:]
+  /// The named schemas being read (a `$ref` to one of them is a recursive use).
+  private var reading: [String] = []
+
+  init(root: DocumentObject) {
+    self.root = root
+  }
+
+  /// The component `#/components/<kind>/<name>` that `reference` names.
+  private func component(_ reference: String, at location: String) throws(GeneratorError)
+    -> (kind: String, name: String, value: DocumentValue)
+  {
+    let prefix = "#/components/"
+    guard reference.hasPrefix(prefix) else {
+      throw GeneratorError(
+        "\(location): the $ref \"\(reference)\" points outside this document's components; "
+          + "bundle the document into one file first")
+    }
+    let parts = reference.dropFirst(prefix.count).split(separator: "/", maxSplits: 1)
+    guard parts.count == 2 else {
+      throw GeneratorError("\(location): the $ref \"\(reference)\" names no component")
+    }
+    // JSON Pointer escapes: ~1 is "/", ~0 is "~".
+    let name = parts[1].replacingOccurrences(of: "~1", with: "/")
+      .replacingOccurrences(of: "~0", with: "~")
+    guard let value = root["components"]?[String(parts[0])]?[name] else {
+      throw GeneratorError("\(location): the $ref \"\(reference)\" resolves nowhere")
+    }
+    return (String(parts[0]), name, value)
+  }
+
+  /// `value`, or what its `$ref` names (followed through references to references, at most
+  /// 32 deep).
+  private func resolved(_ value: DocumentValue, kind: String, at location: String)
+    throws(GeneratorError) -> DocumentValue
+  {
+    var current = value
+    for _ in 0..<32 {
+      guard let reference = current["$ref"]?.string else { return current }
+      let target = try component(reference, at: location)
+      guard target.kind == kind else {
+        throw GeneratorError(
+          "\(location): the $ref \"\(reference)\" names a \(target.kind) entry where a \(kind) "
+            + "one belongs")
+      }
+      current = target.value
+    }
+    throw GeneratorError("\(location): $refs refer to each other in a loop")
+  }
+
+  // MARK: Schemas
+
+  /// The schema `value` at `location`.
+  mutating func schema(_ value: DocumentValue, at location: String) throws(GeneratorError)
+    -> APIDescription.Schema
+  {
+    if case .bool(true) = value { return .any }
+    guard case .object(let object) = value else {
+      throw GeneratorError("\(location) is not a schema (an object)")
+    }
+    if let reference = object["$ref"]?.string {
+      let target = try component(reference, at: location)
+      guard target.kind == "schemas" else {
+        throw GeneratorError(
+          "\(location): the $ref \"\(reference)\" names \(target.kind), not a schema")
+      }
+      try use(target.name, target.value)
+      return .reference(target.name)
+    }
+    var types: [String] = []
+    switch object["type"] {
+    case .string(let type)?: types = [type]
+    case .array(let list)?: types = list.compactMap(\.string)
+    default: break
+    }
+    // 3.1 writes `type: [string, "null"]`; 3.0 writes `nullable: true`.
+    let isNullable = types.contains("null") || object["nullable"] == .bool(true)
+    types.removeAll { $0 == "null" }
+    let schema = try nonNullSchema(object, types: types, at: location)
+    if isNullable, case .nullable = schema { return schema }
+    return isNullable ? .nullable(schema) : schema
+  }
+
+  private mutating func nonNullSchema(
+    _ object: DocumentObject, types: [String], at location: String
+  ) throws(GeneratorError) -> APIDescription.Schema {
+    if let parts = object["allOf"]?.array {
+      return .object(try merged(parts, extra: object, at: location + ".allOf"))
+    }
+    for key in ["oneOf", "anyOf"] {
+      guard let variants = object[key]?.array else { continue }
+      var schemas: [APIDescription.Schema] = []
+      var nullable = false
+      for (index, variant) in variants.enumerated() {
+        // `oneOf: [{$ref: X}, {type: "null"}]` is a nullable X.
+        if variant["type"]?.string == "null" {
+          nullable = true
+          continue
+        }
+        schemas.append(try schema(variant, at: "\(location).\(key)[\(index)]"))
+      }
+      guard !schemas.isEmpty else {
+        throw GeneratorError("\(location).\(key) has no variant but null")
+      }
+      let result: APIDescription.Schema
+      if schemas.count == 1 {
+        result = schemas[0]
+      } else {
+        result = .oneOf(
+          schemas, discriminator: try discriminator(object, variants: schemas, at: location))
+      }
+      return nullable ? .nullable(result) : result
+    }
+    if let values = object["enum"]?.array {
+      let texts = values.compactMap(\.string)
+      if texts.count == values.count, types.isEmpty || types == ["string"] {
+        guard !texts.isEmpty else { throw GeneratorError("\(location).enum is empty") }
+        return .enumeration(texts)
+      }
+      // Numbers from a list, or a list mixing null: the type says enough.
+    }
+    guard types.count <= 1 else {
+      throw GeneratorError(
+        "\(location): a value of several types (\(types.joined(separator: ", "))) cannot be "
+          + "generated; describe it with oneOf")
+    }
+    let format = object["format"]?.string
+    switch types.first {
+    case "string": return .string(format: format)
+    case "integer": return .integer(format: format)
+    case "number": return .number(format: format)
+    case "boolean": return .boolean
+    case "array":
+      guard let items = object["items"] else {
+        throw GeneratorError("\(location) is an array without `items`")
+      }
+      return .array(try schema(items, at: location + ".items"))
+    case "object", nil:
+      if object["properties"] == nil, types.isEmpty, object["additionalProperties"] == nil {
+        return .any
+      }
+      if object["properties"]?.object?.entries.isEmpty ?? true {
+        switch object["additionalProperties"] {
+        case .object(let values)?:
+          return .map(try schema(.object(values), at: location + ".additionalProperties"))
+        case .bool(true)?:
+          return .map(.any)
+        case nil where object["properties"] == nil:
+          return .map(.any)
+        default: break
+        }
+      }
+      return .object(try properties(of: object, at: location))
+    case let other?:
+      throw GeneratorError("\(location): the type \"\(other)\" is not a JSON Schema type")
+    }
+  }
+
+  /// An object schema's properties.
+  private mutating func properties(of object: DocumentObject, at location: String)
+    throws(GeneratorError) -> APIDescription.Object
+  {
+    let required = Set(object["required"]?.array?.compactMap(\.string) ?? [])
+    var properties: [APIDescription.Object.Property] = []
+    for entry in object["properties"]?.object?.entries ?? [] {
+      properties.append(
+        .init(
+          name: entry.key,
+          schema: try schema(entry.value, at: "\(location).properties.\(entry.key)"),
+          isRequired: required.contains(entry.key),
+          summary: entry.value["description"]?.string))
+    }
+    return .init(properties: properties, summary: object["description"]?.string)
+  }
+
+  /// The properties of every part of an `allOf`, merged (a later one's replaces an earlier
+  /// one's of the same name), with those `extra` (the schema holding `allOf`) declares.
+  private mutating func merged(
+    _ parts: [DocumentValue], extra: DocumentObject, at location: String
+  ) throws(GeneratorError) -> APIDescription.Object {
+    var result = APIDescription.Object(properties: [], summary: extra["description"]?.string)
+    func add(_ object: APIDescription.Object) {
+      for property in object.properties {
+        if let index = result.properties.firstIndex(where: { $0.name == property.name }) {
+          result.properties[index].schema = property.schema
+          result.properties[index].isRequired =
+            result.properties[index].isRequired || property.isRequired
+        } else {
+          result.properties.append(property)
+        }
+      }
+    }
+    for (index, part) in parts.enumerated() {
+      let partLocation = "\(location)[\(index)]"
+      let value = try resolved(part, kind: "schemas", at: partLocation)
+      guard case .object(let object) = value else {
+        throw GeneratorError("\(partLocation) is not a schema")
+      }
+      if let nested = object["allOf"]?.array {
+        add(try merged(nested, extra: object, at: partLocation + ".allOf"))
+        continue
+      }
+      let schema = try nonNullSchema(
+        object, types: object["type"]?.string.map { [$0] } ?? [], at: partLocation)
+      guard case .object(let properties) = schema else {
+        throw GeneratorError(
+          "\(partLocation): allOf can only merge objects; this part is not one")
+      }
+      add(properties)
+      // Properties the part only marks required (`required: [id]` beside a $ref).
+      for name in object["required"]?.array?.compactMap(\.string) ?? [] {
+        if let index = result.properties.firstIndex(where: { $0.name == name }) {
+          result.properties[index].isRequired = true
+        }
+      }
+    }
+    if extra["properties"] != nil {
+      add(try properties(of: extra, at: location))
+    }
+    for name in extra["required"]?.array?.compactMap(\.string) ?? [] {
+      if let index = result.properties.firstIndex(where: { $0.name == name }) {
+        result.properties[index].isRequired = true
+      }
+    }
+    return result
+  }
+
+  /// A `oneOf`'s discriminator, its mapping completed with the variants' own names.
+  private func discriminator(
+    _ object: DocumentObject, variants: [APIDescription.Schema], at location: String
+  ) throws(GeneratorError) -> APIDescription.Discriminator? {
+    guard let value = object["discriminator"] else { return nil }
+    guard let property = value["propertyName"]?.string else {
+      throw GeneratorError("\(location).discriminator has no propertyName")
+    }
+    var mapping: [(value: String, schema: String)] = []
+    for entry in value["mapping"]?.object?.entries ?? [] {
+      guard let reference = entry.value.string else { continue }
+      let name =
+        reference.hasPrefix("#/components/schemas/")
+        ? String(reference.dropFirst("#/components/schemas/".count)) : reference
+      mapping.append((entry.key, name))
+    }
+    for variant in variants {
+      guard case .reference(let name) = variant else {
+        throw GeneratorError(
+          "\(location): a oneOf with a discriminator needs each variant as a $ref to a schema")
+      }
+      if !mapping.contains(where: { $0.schema == name }) { mapping.append((name, name)) }
+    }
+    for entry in mapping where !variants.contains(.reference(entry.schema)) {
+      throw GeneratorError(
+        "\(location).discriminator maps \"\(entry.value)\" to \(entry.schema), which is not "
+          + "one of the variants")
+    }
+    return .init(property: property, mapping: mapping)
+  }
+
+  /// Notes the named schema `name` as used, reading it the first time.
+  private mutating func use(_ name: String, _ value: DocumentValue) throws(GeneratorError) {
+    guard read[name] == nil, !reading.contains(name) else { return }
+    reading.append(name)
+    let schema = try schema(value, at: "components.schemas.\(name)")
+    reading.removeLast()
+    read[name] = schema
+    used.append(name)
+  }
+
+  /// The named schemas used, in the document's order.
+  func usedSchemas() throws(GeneratorError) -> [(name: String, schema: APIDescription.Schema)] {
+    let order = root["components"]?["schemas"]?.object?.keys ?? []
+    return order.compactMap { name in read[name].map { (name, $0) } }
+  }
+
+  // MARK: Operations
+
+  /// The parameters listed in `value`.
+  mutating func parameters(_ value: DocumentValue, at location: String) throws(GeneratorError)
+    -> [APIDescription.Parameter]
+  {
+    guard let list = value.array else { throw GeneratorError("\(location) is not a list") }
+    var parameters: [APIDescription.Parameter] = []
+    for (index, item) in list.enumerated() {
+      let itemLocation = "\(location)[\(index)]"
+      let parameter = try resolved(item, kind: "parameters", at: itemLocation)
+      guard let name = parameter["name"]?.string, let place = parameter["in"]?.string else {
+        throw GeneratorError("\(itemLocation) has no `name` or no `in`")
+      }
+      guard let position = APIDescription.Parameter.Location(rawValue: place) else {
+        throw GeneratorError(
+          "\(itemLocation): the \(place) parameter \"\(name)\" cannot be generated (path, "
+            + "query and header parameters can)")
+      }
+      guard let schemaValue = parameter["schema"] else {
+        throw GeneratorError(
+          "\(itemLocation): the parameter \"\(name)\" has no schema (`content` is not read)")
+      }
+      let schema = try self.schema(schemaValue, at: itemLocation + ".schema")
+      guard Self.isSimple(schema, in: self) || Self.isSimpleList(schema, in: self) else {
+        throw GeneratorError(
+          "\(itemLocation): the parameter \"\(name)\" is an object; only text, numbers, "
+            + "booleans, enumerations and lists of them can be sent in a \(place)")
+      }
+      if position == .path, Self.isSimpleList(schema, in: self) {
+        throw GeneratorError(
+          "\(itemLocation): the path parameter \"\(name)\" is a list; a path segment holds one "
+            + "value")
+      }
+      parameters.append(
+        .init(
+          name: name, location: position,
+          isRequired: position == .path || parameter["required"] == .bool(true),
+          schema: schema, summary: parameter["description"]?.string))
+    }
+    return parameters
+  }
+
+  /// Whether `schema` is text, a number, a boolean or an enumeration (through references).
+  static func isSimple(_ schema: APIDescription.Schema, in reader: SchemaReader) -> Bool {
+    switch schema {
+    case .string, .integer, .number, .boolean, .enumeration: true
+    case .nullable(let inner): isSimple(inner, in: reader)
+    case .reference(let name): reader.read[name].map { isSimple($0, in: reader) } ?? false
+    default: false
+    }
+  }
+
+  /// Whether `schema` is a list of simple values.
+  static func isSimpleList(_ schema: APIDescription.Schema, in reader: SchemaReader) -> Bool {
+    if case .array(let element) = schema { return isSimple(element, in: reader) }
+    return false
+  }
+
+  /// The request body `value` describes, and whether it must be sent.
+  mutating func body(_ value: DocumentValue?, at location: String) throws(GeneratorError)
+    -> (APIDescription.Body?, Bool)
+  {
+    guard let value else { return (nil, false) }
+    let body = try resolved(value, kind: "requestBodies", at: location)
+    let isRequired = body["required"] == .bool(true)
+    guard let content = body["content"]?.object, !content.entries.isEmpty else {
+      return (nil, false)
+    }
+    if let type = content.keys.first(where: Self.isJSON) {
+      guard let schemaValue = content[type]?["schema"] else {
+        return (.json(.any), isRequired)
+      }
+      return (.json(try schema(schemaValue, at: "\(location).content.\(type).schema")), isRequired)
+    }
+    if content["multipart/form-data"] != nil { return (.multipart, isRequired) }
+    if content["application/x-www-form-urlencoded"] != nil { return (.form, isRequired) }
+    return (.data(contentType: content.keys[0]), isRequired)
+  }
+
+  /// What the first success the responses describe answers: `200`, then other `2XX`, then
+  /// `default`.
+  mutating func response(_ value: DocumentValue?, at location: String) throws(GeneratorError)
+    -> APIDescription.Response
+  {
+    guard let responses = value?.object else { return .none }
+    let successes = responses.keys.filter { $0.hasPrefix("2") }.sorted()
+    guard let status = successes.first ?? (responses["default"] != nil ? "default" : nil),
+      let entry = responses[status]
+    else { return .none }
+    let response = try resolved(entry, kind: "responses", at: "\(location).\(status)")
+    guard let content = response["content"]?.object, !content.entries.isEmpty else {
+      return .none
+    }
+    if content.keys.contains(where: { $0.lowercased().hasPrefix("text/event-stream") }) {
+      return .eventStream
+    }
+    if let type = content.keys.first(where: Self.isJSON) {
+      guard let schemaValue = content[type]?["schema"] else { return .json(.any) }
+      return .json(
+        try schema(schemaValue, at: "\(location).\(status).content.\(type).schema"))
+    }
+    return .data
+  }
+
+  /// Whether a content type is JSON (`application/json`, `application/problem+json`, with
+  /// parameters).
+  static func isJSON(_ contentType: String) -> Bool {
+    let base = contentType.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
+      .lowercased()
+    return base == "application/json" || base.hasSuffix("+json")
+  }
+}

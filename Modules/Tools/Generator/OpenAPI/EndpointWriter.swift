@@ -1,0 +1,658 @@
+import Foundation
+
+/// Writes one tag's Repository layer from an ``APIDescription``, as the README's endpoint
+/// walkthrough writes it by hand: `<Tag>DataAPI` (an `HTTPEndpoint` case per operation, with a
+/// stub answer), `<Tag>Repo` and `<Tag>RepoImpl`, a fake for the layers above, and tests over a
+/// stub transport.
+struct EndpointWriter {
+  /// A parameter of an operation as Swift sees it.
+  struct Argument {
+    /// Its label and name.
+    var name: String
+    /// Its type.
+    var type: ModelWriter.TypeRef
+    /// Where it goes; `nil` for the body.
+    var parameter: APIDescription.Parameter?
+    /// A sample argument.
+    var sample: String
+    /// How the sample reads in the request (`1`, `sample`, `true`).
+    var sampleText: String
+  }
+
+  /// An operation as Swift sees it.
+  struct Call {
+    var operation: APIDescription.Operation
+    /// Its case and method name.
+    var name: String
+    var arguments: [Argument]
+    /// The body's argument, if any.
+    var body: Argument?
+    /// What it answers: `nil` for nothing, `Data` for bytes, or a decoded type.
+    var answer: ModelWriter.TypeRef?
+    /// Whether it answers bytes.
+    var answersData: Bool
+  }
+
+  /// The tag's Swift name (`Task`, for `TaskDataAPI`).
+  let name: String
+  /// The calls, in the document's order.
+  let calls: [Call]
+  /// The document's path, for comments.
+  let source: String
+  /// The document's title.
+  let title: String
+
+  /// The calls of `operations` (one tag's), their types declared by `models`.
+  init(
+    tag: String, operations: [APIDescription.Operation], models: inout ModelWriter,
+    source: String, title: String
+  ) throws(GeneratorError) {
+    name = SwiftNames.upperCamel(tag)
+    self.source = source
+    self.title = title
+    var calls: [Call] = []
+    for operation in operations {
+      let callName = SwiftNames.lowerCamel(operation.id)
+      if let other = calls.first(where: { $0.name == callName }) {
+        throw GeneratorError(
+          "\(other.operation.location) and \(operation.location) both map to `\(callName)` in "
+            + "\(name)DataAPI; give them different operationIds")
+      }
+      let prefix = SwiftNames.upperCamel(operation.id)
+      var arguments: [Argument] = []
+      var taken: Set<String> = []
+      for parameter in operation.parameters {
+        var swift = SwiftNames.lowerCamel(parameter.name)
+        if taken.contains(swift) { swift += SwiftNames.capitalized(parameter.location.rawValue) }
+        guard taken.insert(swift).inserted, swift != "body" else {
+          throw GeneratorError(
+            "\(operation.location): the parameter \"\(parameter.name)\" would be named like "
+              + "another (\(swift)) in Swift")
+        }
+        var type = try models.topLevelType(
+          of: parameter.schema, name: prefix + SwiftNames.upperCamel(parameter.name))
+        if !parameter.isRequired { type.isOptional = true }
+        let (sample, text) = Self.parameterSample(type, models: models)
+        arguments.append(
+          Argument(
+            name: swift, type: type, parameter: parameter, sample: sample, sampleText: text))
+      }
+      var body: Argument?
+      switch operation.body {
+      case .json(let schema)?:
+        var type = try models.topLevelType(of: schema, name: prefix + "Body")
+        if !operation.isBodyRequired { type.isOptional = true }
+        let sample = Self.topLevelSample(type)
+        body = Argument(name: "body", type: type, parameter: nil, sample: sample, sampleText: "")
+      case .data?:
+        body = Argument(
+          name: "body",
+          type: .init(
+            name: "Data", isOptional: false, sample: "Data(\"sample\".utf8)", dependency: nil,
+            isComposite: false),
+          parameter: nil, sample: "Data(\"sample\".utf8)", sampleText: "")
+      case .multipart?:
+        body = Argument(
+          name: "parts",
+          type: .init(
+            name: "[MultipartPart]", isOptional: false, sample: "[.field(\"name\", \"sample\")]",
+            dependency: nil, isComposite: false),
+          parameter: nil, sample: "[.field(\"name\", \"sample\")]", sampleText: "")
+      case .form?:
+        body = Argument(
+          name: "fields",
+          type: .init(
+            name: "[URLQueryItem]", isOptional: false,
+            sample: "[URLQueryItem(name: \"name\", value: \"sample\")]", dependency: nil,
+            isComposite: false),
+          parameter: nil, sample: "[URLQueryItem(name: \"name\", value: \"sample\")]",
+          sampleText: "")
+      case nil:
+        break
+      }
+      if let body, taken.contains(body.name) {
+        throw GeneratorError(
+          "\(operation.location): a parameter is named \"\(body.name)\", like the body")
+      }
+      var answer: ModelWriter.TypeRef?
+      var answersData = false
+      switch operation.response {
+      case .none, .eventStream: break
+      case .data: answersData = true
+      case .json(let schema):
+        answer = try models.topLevelType(of: schema, name: prefix + "Answer")
+      }
+      calls.append(
+        Call(
+          operation: operation, name: callName, arguments: arguments, body: body, answer: answer,
+          answersData: answersData))
+    }
+    self.calls = calls
+  }
+
+  /// A sample argument of a parameter's type, and how it reads in the request.
+  static func parameterSample(_ type: ModelWriter.TypeRef, models: ModelWriter) -> (String, String)
+  {
+    switch type.name {
+    case "Int", "Int32", "Int64": return ("1", "1")
+    case "Double": return ("1.5", "1.5")
+    case "Bool": return ("true", "true")
+    case "String": return ("\"sample\"", "sample")
+    case "Date": return ("Date(timeIntervalSince1970: 0)", "1970-01-01T00:00:00Z")
+    default:
+      if type.name.hasPrefix("[") {
+        let element = String(type.name.dropFirst().dropLast())
+        let inner = parameterSample(
+          .init(
+            name: element, isOptional: false, sample: "", dependency: nil, isComposite: false),
+          models: models)
+        return ("[\(inner.0)]", inner.1)
+      }
+      // An enumeration: its sample case.
+      return ("\(type.name).sample", "\u{0}\(type.name)")
+    }
+  }
+
+  // MARK: DataAPI
+
+  /// `<Name>DataAPI.swift`.
+  func dataAPI(project: String) -> String {
+    let type = "\(name)DataAPI"
+    var lines = [
+      "import Foundation",
+      "import \(project)Network",
+      "",
+      "/// The \(name) endpoints of \(title).",
+      "///",
+      "/// Generated by `trellis-gen api` from \(source); the stubs answer in offline mode and in",
+      "/// tests.",
+      "public enum \(type): HTTPEndpoint {",
+    ]
+    for call in calls {
+      if let summary = call.operation.summary, !summary.isEmpty {
+        lines.append(SwiftNames.documentation(summary, fallback: "", indent: "  "))
+        lines.append("  ///")
+      }
+      lines.append("  /// `\(call.operation.method) \(call.operation.path)`.")
+      let arguments = (call.arguments + (call.body.map { [$0] } ?? [])).map {
+        "\(SwiftNames.escaped($0.name)): \($0.type.declared)\($0.type.isOptional ? " = nil" : "")"
+      }
+      lines.append(
+        "  case \(SwiftNames.escaped(call.name))"
+          + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))"))
+    }
+    lines.append("")
+    // The path.
+    lines += ["  /// The endpoint's path.", "  public var path: String {", "    switch self {"]
+    var hasTextSegment = false
+    for call in calls {
+      var path = SwiftNames.literal(call.operation.path)
+      for argument in call.arguments where argument.parameter?.location == .path {
+        let value: String
+        let swift = SwiftNames.escaped(argument.name)
+        switch argument.type.name {
+        case "Int", "Int32", "Int64", "Double", "Bool": value = "\\(\(swift))"
+        default:
+          value = "\\(Self.segment(\(Self.text(of: swift, type: argument.type.name))))"
+          hasTextSegment = true
+        }
+        path = path.replacingOccurrences(of: "{\(argument.parameter?.name ?? "")}", with: value)
+      }
+      lines.append(
+        "    case \(pattern(call, binding: { $0.parameter?.location == .path })): \"\(path)\"")
+    }
+    lines += ["    }", "  }", ""]
+    // The method.
+    let methods = Set(calls.map(\.operation.method))
+    if methods.count == 1, let method = methods.first {
+      lines += [
+        "  /// Always `\(method)`.", "  public var method: HTTPMethod { .\(method.lowercased()) }",
+        "",
+      ]
+    } else {
+      lines += [
+        "  /// The endpoint's method.", "  public var method: HTTPMethod {", "    switch self {",
+      ]
+      for method in APIDescription.methods.map({ $0.uppercased() }) where methods.contains(method) {
+        let cases = calls.filter { $0.operation.method == method }.map {
+          ".\(SwiftNames.escaped($0.name))"
+        }
+        lines.append("    case \(cases.joined(separator: ", ")): .\(method.lowercased())")
+      }
+      lines += ["    }", "  }", ""]
+    }
+    lines += items(
+      location: .query, property: "query", type: "[URLQueryItem]", doc: "The query's items.",
+      empty: "[]",
+      add: { name, value in "items.append(URLQueryItem(name: \"\(name)\", value: \(value)))" },
+      start: "var items: [URLQueryItem] = []", result: "items")
+    lines += items(
+      location: .header, property: "headers", type: "HTTPHeaders",
+      doc: "The request's own headers.",
+      empty: "[:]", add: { name, value in "headers[\"\(name)\"] = \(value)" },
+      start: "var headers = HTTPHeaders()", result: "headers")
+    // The body.
+    if calls.contains(where: { $0.body != nil }) {
+      lines += [
+        "  /// What the request sends.", "  public var body: HTTPRequestBody {",
+        "    switch self {",
+      ]
+      for call in calls {
+        guard let body = call.body else { continue }
+        let value = SwiftNames.escaped(body.name)
+        let expression: String
+        switch call.operation.body {
+        case .json?:
+          expression =
+            body.type.isOptional ? "\(value).map { .json($0) } ?? .none" : ".json(\(value))"
+        case .data(let contentType)?:
+          expression = ".data(\(value), contentType: \"\(SwiftNames.literal(contentType))\")"
+        case .multipart?: expression = ".multipart(\(value))"
+        case .form?: expression = ".form(\(value))"
+        case nil: continue
+        }
+        lines.append("    case \(pattern(call, binding: { $0.parameter == nil })): \(expression)")
+      }
+      if calls.contains(where: { $0.body == nil }) {
+        lines.append("    default: .none")
+      }
+      lines += ["    }", "  }", ""]
+    }
+    // The session.
+    let anonymous = calls.filter { !$0.operation.requiresAuthentication }
+    if anonymous.count == calls.count {
+      lines += [
+        "  /// Sent without the session.", "  public var requiresAuthentication: Bool { false }",
+        "",
+      ]
+    } else if !anonymous.isEmpty {
+      lines += [
+        "  /// Whether the request needs the signed-in session (the document's `security`).",
+        "  public var requiresAuthentication: Bool {", "    switch self {",
+        "    case \(anonymous.map { ".\(SwiftNames.escaped($0.name))" }.joined(separator: ", ")): false",
+        "    default: true", "    }", "  }", "",
+      ]
+    }
+    // The stubs.
+    lines += [
+      "  /// Sample answers for offline mode and tests.", "  public var stub: HTTPStub? {",
+      "    switch self {",
+    ]
+    for call in calls {
+      lines.append("    case .\(SwiftNames.escaped(call.name)): \(stub(call))")
+    }
+    lines += ["    }", "  }"]
+    if hasTextSegment {
+      lines += [
+        "",
+        "  /// `text` as one segment of a path: a `/` in it, or a segment of only dots, cannot",
+        "  /// make the request go to another path.",
+        "  private static func segment(_ text: String) -> String {",
+        "    let escaped = text.replacingOccurrences(of: \"/\", with: \"%2F\")",
+        "    return escaped.allSatisfy { $0 == \".\" }",
+        "      ? String(repeating: \"%2E\", count: escaped.count) : escaped",
+        "  }",
+      ]
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The stub of `call`: its sample answer.
+  func stub(_ call: Call) -> String {
+    if call.answersData { return ".status(200, body: Data(\"sample\".utf8))" }
+    guard let answer = call.answer else { return ".status(204)" }
+    return ".iso8601JSON(\(Self.topLevelSample(answer)))"
+  }
+
+  /// A sample of a top-level answer or body: a list holds one sample.
+  static func topLevelSample(_ type: ModelWriter.TypeRef) -> String {
+    if type.name.hasPrefix("["), !type.name.hasPrefix("[String:"), type.sample == "[]" {
+      let element = String(type.name.dropFirst().dropLast())
+      if !element.hasSuffix("?") { return "[\(element).sample]" }
+    }
+    return type.sample
+  }
+
+  /// `.name(_, let a, _)`: the case pattern of `call`, binding the arguments `binding` keeps.
+  func pattern(_ call: Call, binding: (Argument) -> Bool) -> String {
+    let all = call.arguments + (call.body.map { [$0] } ?? [])
+    let bound = all.map { binding($0) ? "let \(SwiftNames.escaped($0.name))" : "_" }
+    if all.isEmpty || !bound.contains(where: { $0 != "_" }) {
+      return ".\(SwiftNames.escaped(call.name))"
+    }
+    return ".\(SwiftNames.escaped(call.name))(\(bound.joined(separator: ", ")))"
+  }
+
+  /// The `query` or `headers` property: the items of each call's parameters at `location`.
+  private func items(
+    location: APIDescription.Parameter.Location, property: String, type: String, doc: String,
+    empty: String, add: (String, String) -> String, start: String, result: String
+  ) -> [String] {
+    let users = calls.filter { call in
+      call.arguments.contains { $0.parameter?.location == location }
+    }
+    guard !users.isEmpty else { return [] }
+    var lines = ["  /// \(doc)", "  public var \(property): \(type) {", "    switch self {"]
+    for call in users {
+      lines.append("    case \(pattern(call, binding: { $0.parameter?.location == location })):")
+      lines.append("      \(start)")
+      for argument in call.arguments where argument.parameter?.location == location {
+        guard let parameter = argument.parameter else { continue }
+        let swift = SwiftNames.escaped(argument.name)
+        let wireName = SwiftNames.literal(parameter.name)
+        if argument.type.name.hasPrefix("[") {
+          let element = String(argument.type.name.dropFirst().dropLast())
+          let value = Self.text(of: "element", type: element)
+          let loop =
+            "for element in \(swift)\(argument.type.isOptional ? " ?? []" : "") { \(add(wireName, value)) }"
+          lines.append("      \(loop)")
+        } else if argument.type.isOptional {
+          lines.append(
+            "      if let \(swift) { \(add(wireName, Self.text(of: swift, type: argument.type.name))) }"
+          )
+        } else {
+          lines.append("      \(add(wireName, Self.text(of: swift, type: argument.type.name)))")
+        }
+      }
+      lines.append("      return \(result)")
+    }
+    if users.count < calls.count {
+      lines.append("    default:")
+      lines.append("      return \(empty)")
+    }
+    lines += ["    }", "  }", ""]
+    return lines
+  }
+
+  /// The text of `value`, of `type`, in a query or a header.
+  static func text(of value: String, type: String) -> String {
+    switch type {
+    case "String": value
+    case "Int", "Int32", "Int64", "Double", "Bool": "String(\(value))"
+    case "Date": "ISO8601DateFormatter().string(from: \(value))"
+    default: "\(value).rawValue"
+    }
+  }
+
+  // MARK: Repo
+
+  /// The method declaration of `call` in the protocol.
+  func signature(_ call: Call) -> String {
+    let arguments = (call.arguments + (call.body.map { [$0] } ?? [])).map {
+      "\(SwiftNames.escaped($0.name)): \($0.type.declared)"
+    }
+    let answer = call.answersData ? " -> Data" : call.answer.map { " -> \($0.declared)" } ?? ""
+    return "func \(SwiftNames.escaped(call.name))(\(arguments.joined(separator: ", "))) async "
+      + "throws(RepositoryError)\(answer)"
+  }
+
+  /// The case of `call` with its arguments passed on by name.
+  func endpointCall(_ call: Call, values: (Argument) -> String) -> String {
+    let all = call.arguments + (call.body.map { [$0] } ?? [])
+    let arguments = all.map { "\(SwiftNames.escaped($0.name)): \(values($0))" }
+    return ".\(SwiftNames.escaped(call.name))"
+      + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))")
+  }
+
+  /// `<Name>Repo.swift`: the protocol and the implementation over the requester.
+  func repo(project: String) -> String {
+    var lines = [
+      "import Foundation",
+      "import \(project)Network",
+      "",
+      "/// The \(name) operations of \(title).",
+      "///",
+      "/// Generated by `trellis-gen api` from \(source).",
+      "public protocol \(name)Repo: Sendable {",
+    ]
+    for call in calls {
+      lines.append(
+        SwiftNames.documentation(
+          call.operation.summary,
+          fallback: "`\(call.operation.method) \(call.operation.path)`.", indent: "  "))
+      lines.append("  \(signature(call))")
+    }
+    lines += [
+      "}",
+      "",
+      "/// The ``\(name)Repo`` that calls ``\(name)DataAPI``.",
+      "public final class \(name)RepoImpl: \(name)Repo {",
+      "  private let requester: HTTPRequester<\(name)DataAPI>",
+      "",
+      "  /// Creates the repository.",
+      "  public init(requester: HTTPRequester<\(name)DataAPI>) {",
+      "    self.requester = requester",
+      "  }",
+    ]
+    for call in calls {
+      let endpoint = endpointCall(call) { SwiftNames.escaped($0.name) }
+      let labels = (call.arguments + (call.body.map { [$0] } ?? [])).map { "\($0.name):" }.joined()
+      lines.append("")
+      lines.append("  /// See ``\(name)Repo/\(call.name)(\(labels))``.")
+      lines.append("  public \(signature(call)) {")
+      if call.answersData {
+        lines.append("    try await requester.fetchData(\(endpoint))")
+      } else if let answer = call.answer {
+        lines.append("    try await requester.fetch(\(endpoint), as: \(answer.declared).self)")
+      } else {
+        lines.append("    try await requester.send(\(endpoint))")
+      }
+      lines.append("  }")
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  // MARK: Fake
+
+  /// `Fake<Name>Repo.swift`: answers from memory, for the layers above.
+  func fake(project: String) -> String {
+    let answering = calls.filter { $0.answer != nil || $0.answersData }
+    var lines = [
+      "import Foundation",
+      "import \(project)Repository",
+      "import Synchronization",
+      "",
+      "/// A ``\(name)Repo`` answering from memory: each operation gives back its answer in",
+      "/// ``Answers`` (the samples at first) or fails with the error of ``fail(with:)``; ``calls``",
+      "/// lists the operations called.",
+      "public final class Fake\(name)Repo: \(name)Repo {",
+      "  /// What each operation answers.",
+      "  public struct Answers: Sendable {",
+    ]
+    for call in answering {
+      let type = call.answersData ? "Data" : call.answer?.declared ?? "Data"
+      let value =
+        call.answersData ? "Data(\"sample\".utf8)" : call.answer.map(Self.topLevelSample) ?? ""
+      lines.append("    /// What ``\(name)Repo/\(call.name)(\(labels(call)))`` answers.")
+      lines.append("    public var \(SwiftNames.escaped(call.name)): \(type) = \(value)")
+    }
+    lines += [
+      "  }",
+      "",
+      "  private struct State {",
+      "    var answers = Answers()",
+      "    var failure: RepositoryError?",
+      "    var calls: [String] = []",
+      "  }",
+      "",
+      "  private let state = Mutex(State())",
+      "",
+      "  /// Creates the fake.",
+      "  public init() {}",
+      "",
+      "  /// The operations called, in order.",
+      "  public var calls: [String] { state.withLock { $0.calls } }",
+      "",
+      "  /// Changes what the operations answer.",
+      "  public func setAnswers(_ change: (inout Answers) -> Void) {",
+      "    state.withLock { change(&$0.answers) }",
+      "  }",
+      "",
+      "  /// Makes every operation fail with `error` (`nil`: answer again).",
+      "  public func fail(with error: RepositoryError?) {",
+      "    state.withLock { $0.failure = error }",
+      "  }",
+    ]
+    for call in calls {
+      let hasAnswer = call.answer != nil || call.answersData
+      lines += [
+        "",
+        "  /// The protocol requirement, answered from the fake's state.",
+        "  public \(signature(call)) {",
+        "    try state.withLock { (state) throws(RepositoryError) in",
+        "      state.calls.append(\"\(call.name)\")",
+        "      if let failure = state.failure { throw failure }",
+      ]
+      if hasAnswer { lines.append("      return state.answers.\(SwiftNames.escaped(call.name))") }
+      lines += ["    }", "  }"]
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `name:other:`: the argument labels of `call`.
+  func labels(_ call: Call) -> String {
+    (call.arguments + (call.body.map { [$0] } ?? [])).map { "\($0.name):" }.joined()
+  }
+
+  // MARK: Tests
+
+  /// `<Name>RepoTests.swift`: each operation sends its request and reads its stub's answer.
+  func tests(project: String) -> String {
+    var lines = [
+      "import Foundation",
+      "import \(project)Network",
+      "import \(project)Repository",
+      "import Synchronization",
+      "import Testing",
+      "",
+      "/// Answers with the stub it is given and keeps the requests.",
+      "private final class \(name)Responder: HTTPResponder {",
+      "  private let state = Mutex<(stub: HTTPStub?, requests: [HTTPRequest])>((nil, []))",
+      "",
+      "  /// Answers the next requests with `stub`.",
+      "  func answer(with stub: HTTPStub?) { state.withLock { $0.stub = stub } }",
+      "",
+      "  /// The requests received.",
+      "  var requests: [HTTPRequest] { state.withLock { $0.requests } }",
+      "",
+      "  func respond(to request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {",
+      "    let stub = state.withLock { state in",
+      "      state.requests.append(request)",
+      "      return state.stub",
+      "    }",
+      "    guard case .response(let status, let headers, let body)? = stub?.outcome else {",
+      "      throw .transport(TransportFailure(.other, detail: \"no stub\"))",
+      "    }",
+      "    return HTTPResponse(status: status, headers: headers, body: body, request: request)",
+      "  }",
+      "}",
+      "",
+      "@Suite(\"\(name)Repo (generated from \(SwiftNames.literal(source)))\")",
+      "struct \(name)RepoTests {",
+      "  private let responder = \(name)Responder()",
+      "",
+      "  private func makeRepo() -> \(name)RepoImpl {",
+      "    \(name)RepoImpl(",
+      "      requester: HTTPRequester(",
+      "        baseURL: URL(string: \"http://stub.invalid\"), transport: StubTransport(responder: responder),",
+      "        configuration: .iso8601Dates))",
+      "  }",
+    ]
+    for call in calls {
+      lines.append("")
+      lines.append(
+        "  /// `\(call.operation.method) \(call.operation.path)`: the request the server gets, and "
+          + "the answer read back.")
+      lines.append("  @Test func \(call.name)SendsItsRequest() async throws {")
+      let endpoint = endpointCall(call) { $0.sample }
+      lines.append("    let endpoint: \(name)DataAPI = \(endpoint)")
+      lines.append("    responder.answer(with: endpoint.stub)")
+      let invocation =
+        "try await makeRepo().\(SwiftNames.escaped(call.name))("
+        + (call.arguments + (call.body.map { [$0] } ?? [])).map {
+          "\(SwiftNames.escaped($0.name)): \($0.sample)"
+        }.joined(separator: ", ") + ")"
+      if call.answersData {
+        lines.append("    #expect(\(invocation) == Data(\"sample\".utf8))")
+      } else if let answer = call.answer {
+        lines.append("    let answer = \(invocation)")
+        lines.append("    #expect(answer == \(Self.topLevelSample(answer)))")
+      } else {
+        lines.append("    \(invocation)")
+      }
+      lines.append("    let request = try #require(responder.requests.last)")
+      lines.append("    #expect(request.method == .\(call.operation.method.lowercased()))")
+      var path = SwiftNames.literal(call.operation.path)
+      for argument in call.arguments where argument.parameter?.location == .path {
+        path = path.replacingOccurrences(
+          of: "{\(argument.parameter?.name ?? "")}", with: sampleText(argument))
+      }
+      lines.append("    #expect(request.url.path == \"\(path)\")")
+      let queries = call.arguments.filter { $0.parameter?.location == .query }
+      if !queries.isEmpty {
+        lines.append(
+          "    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []"
+        )
+        for argument in queries {
+          let wire = SwiftNames.literal(argument.parameter?.name ?? "")
+          lines.append(
+            "    #expect(items.contains(URLQueryItem(name: \"\(wire)\", value: \(sampleValue(argument)))))"
+          )
+        }
+      }
+      for argument in call.arguments where argument.parameter?.location == .header {
+        let wire = SwiftNames.literal(argument.parameter?.name ?? "")
+        lines.append("    #expect(request.headers[\"\(wire)\"] == \(sampleValue(argument)))")
+      }
+      if let body = call.body, case .json? = call.operation.body {
+        lines.append("    let decoder = JSONDecoder()")
+        lines.append("    decoder.dateDecodingStrategy = .iso8601")
+        lines.append(
+          "    #expect(try decoder.decode(\(body.type.declared).self, from: request.body ?? Data()) == \(body.sample))"
+        )
+      }
+      lines.append(
+        "    #expect(request.headers[\"Authorization\"] == nil)  // no session plugin here")
+      lines.append("  }")
+    }
+    if let first = calls.first {
+      let invocation =
+        "try await makeRepo().\(SwiftNames.escaped(first.name))("
+        + (first.arguments + (first.body.map { [$0] } ?? [])).map {
+          "\(SwiftNames.escaped($0.name)): \($0.sample)"
+        }.joined(separator: ", ") + ")"
+      lines += [
+        "",
+        "  /// A status the operation does not expect is a ``RepositoryError``, never an answer.",
+        "  @Test func aFailureStatusIsARepositoryError() async throws {",
+        "    responder.answer(with: .status(404))",
+        "    await #expect(throws: RepositoryError.self) {",
+        "      \(first.answer != nil || first.answersData ? "_ = " : "")\(invocation)",
+        "    }",
+        "  }",
+      ]
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// How `argument`'s sample reads in the path, in a Swift string literal.
+  private func sampleText(_ argument: Argument) -> String {
+    if argument.sampleText.hasPrefix("\u{0}") {
+      return "\\(\(argument.sampleText.dropFirst()).sample.rawValue)"
+    }
+    return SwiftNames.literal(argument.sampleText)
+  }
+
+  /// A Swift expression of `argument`'s sample as text in the request.
+  private func sampleValue(_ argument: Argument) -> String {
+    if argument.sampleText.hasPrefix("\u{0}") {
+      let type = String(argument.sampleText.dropFirst())
+      return "\(type).sample.rawValue"
+    }
+    return "\"\(SwiftNames.literal(argument.sampleText))\""
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Swift spellings of the names an API document uses: `created_at` is `createdAt`, `pet-status`
+/// is `PetStatus`, `default` is `` `default` ``.
+enum SwiftNames {
+  /// Words that need backticks as identifiers.
+  static let keywords: Set<String> = [
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
+    "init", "inout", "internal", "let", "open", "operator", "private", "protocol", "public",
+    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "continue",
+    "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+    "return", "switch", "where", "while", "as", "catch", "false", "is", "nil", "super", "self",
+    "Self", "throw", "throws", "true", "try", "Any", "Protocol", "Type", "await", "async", "some",
+    "any",
+  ]
+
+  /// Names a generated type may not take: the standard types it would hide from the code
+  /// around it, and what generated code itself declares.
+  static let reservedTypes: Set<String> = GeneratedName.reservedTypes.union([
+    "Codable", "Decodable", "Encodable", "Sendable", "Equatable", "Hashable", "CodingKeys",
+    "JSONValue", "Int32", "Int64", "Float", "Decoder", "Encoder", "Foundation",
+  ])
+
+  /// The words of `raw`: split at characters that are not ASCII letters or digits, and where
+  /// a lowercase letter or digit meets an uppercase one (`userID` is `user`, `ID`).
+  static func words(_ raw: String) -> [String] {
+    var words: [String] = []
+    for part in raw.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) {
+      var word = ""
+      for character in part {
+        if character.isUppercase, let last = word.last, last.isLowercase || last.isNumber {
+          words.append(word)
+          word = ""
+        }
+        word.append(character)
+      }
+      if !word.isEmpty { words.append(word) }
+    }
+    return words
+  }
+
+  /// lowerCamelCase, for properties, cases and parameters: `created_at` is `createdAt`, `ID` is
+  /// `id`, `2fa` is `value2fa`; a name without letters or digits is `value`. Not escaped.
+  static func lowerCamel(_ raw: String) -> String {
+    let words = words(raw)
+    guard let first = words.first else { return "value" }
+    let head =
+      first.allSatisfy { $0.isUppercase || $0.isNumber }
+      ? first.lowercased()
+      : first.prefix(1).lowercased() + first.dropFirst()
+    let name = head + words.dropFirst().map(capitalized).joined()
+    return name.first?.isNumber == true ? "value" + capitalized(name) : name
+  }
+
+  /// UpperCamelCase, for types: `pet-status` is `PetStatus`; a name starting with a digit gets
+  /// `Schema` before it.
+  static func upperCamel(_ raw: String) -> String {
+    let name = words(raw).map(capitalized).joined()
+    if name.isEmpty { return "Value" }
+    return name.first?.isNumber == true ? "Schema" + name : name
+  }
+
+  /// `word` with its first letter uppercase; an initialism all uppercase, as Swift spells
+  /// them (`invoice_id` is `invoiceID`, `image-url` is `imageURL`).
+  static func capitalized(_ word: String) -> String {
+    if let initialism = initialisms[word.lowercased()] { return initialism }
+    return word.prefix(1).uppercased() + word.dropFirst()
+  }
+
+  /// Initialisms written in capitals after a name's first word.
+  static let initialisms: [String: String] = [
+    "id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "uri": "URI", "uuid": "UUID",
+    "api": "API", "http": "HTTP", "https": "HTTPS", "json": "JSON", "html": "HTML", "ip": "IP",
+  ]
+
+  /// `identifier`, in backticks when it is a keyword.
+  static func escaped(_ identifier: String) -> String {
+    keywords.contains(identifier) ? "`\(identifier)`" : identifier
+  }
+
+  /// `text` as the body of a Swift string literal.
+  static func literal(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result += "\\\\"
+      case "\"": result += "\\\""
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          result += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
+  }
+
+  /// `text` as documentation lines at `indent`: one `///` line per line of text (at most 12,
+  /// each trimmed), or `fallback` when there is no text.
+  static func documentation(_ text: String?, fallback: String, indent: String) -> String {
+    let lines =
+      (text ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+    var kept = Array(lines.prefix(12))
+    while kept.last?.isEmpty == true { kept.removeLast() }
+    while kept.first?.isEmpty == true { kept.removeFirst() }
+    if kept.isEmpty { kept = [fallback] }
+    return kept.map { $0.isEmpty ? "\(indent)///" : "\(indent)/// \($0)" }
+      .joined(separator: "\n")
+  }
+}
