@@ -188,6 +188,22 @@ struct YAMLReaderTests {
     #expect(
       value["list"]
         == .array([.int(1), .double(-25), .bool(true), .bool(false), .null, .string("x\ny")]))
+    // A character beyond U+FFFF, as JSON escapes it: a surrogate pair.
+    #expect(try read(#"{"a": "ok \ud83d\udc4d"}"#) == object(("a", .string("ok 👍"))))
+  }
+
+  /// An explicit key (`? key`, `: value` on the next line), as documents write keys too long
+  /// for a line; its value is any node.
+  @Test func explicitKeysWithAScalar() throws {
+    #expect(
+      try read("? long.key\n: 1\nb: 2\n? \"quoted key\"\n:\n  c: 3\n")
+        == object(
+          ("long.key", .int(1)), ("b", .int(2)), ("quoted key", object(("c", .int(3))))))
+    #expect(try read("a:\n  ? k\n  : v\n") == object(("a", object(("k", .string("v"))))))
+    // The value may be a mapping starting on the `: ` line, its keys at that column.
+    #expect(
+      try read("? k\n: type: object\n  required: [a]\n")
+        == object(("k", object(("type", .string("object")), ("required", .array([.string("a")]))))))
   }
 
   @Test func anchorsAliasesAndMerges() throws {
@@ -228,7 +244,10 @@ struct YAMLReaderTests {
   @Test(arguments: [
     ("a: !!str 1\n", 1, 4, "tags"),
     ("%YAML 1.2\n---\na: 1\n", 1, 1, "directives"),
-    ("? complex\n: value\n", 1, 1, "complex keys"),
+    ("? [a, b]\n: value\n", 1, 1, "complex keys"),
+    ("? key\nb: 1\n", 1, 1, "needs \": value\" on the next line"),
+    (#"a: "\ud83d x""#, 1, 5, "a \\u surrogate without its pair"),
+    (#"a: "\udc4d""#, 1, 5, "names no character"),
     ("a: 1\n---\nb: 2\n", 2, 1, "a second document"),
     ("a:\n\tb: 1\n", 2, 1, "a tab in the indentation"),
     ("a: *missing\n", 1, 4, "no anchor &missing"),

@@ -416,9 +416,8 @@ private struct SchemaReader {
     case "number": return .number(format: format)
     case "boolean": return .boolean
     case "array":
-      guard let items = object["items"] else {
-        throw GeneratorError("\(location) is an array without `items`")
-      }
+      // Without `items`, the elements may be anything.
+      guard let items = object["items"] else { return .array(.any) }
       return .array(try schema(items, at: location + ".items"))
     case "object", nil:
       if object["properties"] == nil, types.isEmpty, object["additionalProperties"] == nil {

@@ -62,13 +62,19 @@ struct EndpointWriter {
       var arguments: [Argument] = []
       var taken: Set<String> = []
       for parameter in operation.parameters {
-        var swift = SwiftNames.lowerCamel(parameter.name)
-        if taken.contains(swift) { swift += SwiftNames.capitalized(parameter.location.rawValue) }
-        guard taken.insert(swift).inserted, swift != "body" else {
-          throw GeneratorError(
-            "\(operation.location): the parameter \"\(parameter.name)\" would be named like "
-              + "another (\(swift)) in Swift")
+        // Names that meet in Swift (`StartTime`, `StartTime<`, `StartTime>`) are told apart by
+        // where they go, then by a number.
+        let base = SwiftNames.lowerCamel(parameter.name)
+        var swift = base
+        if taken.contains(swift) || swift == "body" {
+          swift = base + SwiftNames.capitalized(parameter.location.rawValue)
         }
+        var counter = 2
+        while taken.contains(swift) || swift == "body" {
+          swift = base + String(counter)
+          counter += 1
+        }
+        taken.insert(swift)
         var type = try models.topLevelType(
           of: parameter.schema, name: prefix + SwiftNames.upperCamel(parameter.name))
         if !parameter.isRequired { type.isOptional = true }

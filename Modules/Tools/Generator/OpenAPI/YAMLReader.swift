@@ -7,7 +7,8 @@
 /// scalars (`|`, `>`, with `-`/`+` and an indentation digit), comments, anchors and aliases
 /// (`&a`, `*a`) and merge keys (`<<: *a`). Plain scalars resolve as YAML 1.2's core schema
 /// does (`null`, `true`, `12`, `1.5`; keys stay text). What it does not read is refused with
-/// its line and column: tags (`!`), directives (`%`), complex keys (`? `), a second document,
+/// its line and column: tags (`!`), directives (`%`), complex keys (`? ` with a collection;
+/// `? key` with a scalar reads), a second document,
 /// a tab in the indentation, an alias to no anchor, a key twice in one mapping, and anything
 /// nested deeper than ``maximumDepth``, with more than ``maximumAliases`` aliases, or whose
 /// aliases copy more than ``maximumExpandedValues`` values in all (a "billion laughs").
@@ -125,7 +126,7 @@ struct YAMLParser {
     case "-" where isIndicator(at: offset):
       return try parseBlockSequence(line: line, column: column)
     case "?" where isIndicator(at: offset):
-      throw error(offset, "complex keys (\"? key\") are not read")
+      return try parseBlockMapping(line: line, column: column)
     case "!":
       throw error(offset, "tags (!name) are not read")
     case "%", "@", "`":
@@ -197,14 +198,29 @@ struct YAMLParser {
     var line = first
     while true {
       let keyOffset = lines[line].start + indent
-      guard let read = try readKey(line: line, at: keyOffset) else {
-        throw error(keyOffset, "expected a key (\"name: value\")")
+      let key: String
+      let colon: Int
+      let isPlain: Bool
+      let isExplicit = text[keyOffset] == "?" && isIndicator(at: keyOffset)
+      if isExplicit {
+        // An explicit key (`? key`, then `: value` below it), as long keys are written.
+        (key, colon, line) = try explicitKey(at: keyOffset, line: line, indent: indent)
+        isPlain = false
+      } else {
+        guard let read = try readKey(line: line, at: keyOffset) else {
+          throw error(keyOffset, "expected a key (\"name: value\")")
+        }
+        (key, colon, isPlain) = read
       }
-      let (key, colon, isPlain) = read
       let valueOffset = skipSpaces(from: colon + 1, line: line)
       let value: DocumentValue
       if isRestEmpty(from: colon + 1, line: line) {
         value = try parseValueBelow(line: line, indent: indent, allowsSequenceAtIndent: true)
+      } else if isExplicit {
+        // After an explicit key's `: `, a mapping or a sequence may start on the line, as
+        // after a sequence's `- `: its column is where its entries go.
+        value = try parseNode(
+          line: line, column: valueOffset - lines[line].start, parentIndent: indent)
       } else {
         value = try parseInlineValue(at: valueOffset, line: line, parentIndent: indent)
       }
@@ -452,6 +468,36 @@ struct YAMLParser {
     return nil
   }
 
+  /// The text of the explicit key `? key` at `offset` (a scalar on that line; a complex key,
+  /// a collection, is not read), the offset of the `:` that starts its value on a line below at
+  /// the same indentation, and that line.
+  private func explicitKey(at offset: Int, line: Int, indent: Int) throws(DocumentError)
+    -> (String, Int, Int)
+  {
+    let start = skipSpaces(from: offset + 1, line: line)
+    guard start < lines[line].end, !["[", "{", "-", "?", "&", "*", "!", "|", ">"].contains(text[start])
+    else {
+      throw error(offset, "complex keys (\"? key\" with a collection) are not read")
+    }
+    let key: String
+    if text[start] == "\"" || text[start] == "'" {
+      let (quotedKey, end) = try quoted(at: start)
+      guard isRestEmpty(from: end, line: line) else {
+        throw error(end, "unexpected text after the key")
+      }
+      key = quotedKey
+    } else {
+      key = plainText(from: start, line: line)
+    }
+    guard let valueLine = nextContentLine(from: line + 1),
+      try indentation(of: valueLine) == indent,
+      text[lines[valueLine].start + indent] == ":", isIndicator(at: lines[valueLine].start + indent)
+    else {
+      throw error(offset, "an explicit key (\"? key\") needs \": value\" on the next line")
+    }
+    return (key, lines[valueLine].start + indent, valueLine)
+  }
+
   /// The key at `offset`, the offset of its `:`, and whether it was plain (a merge `<<` is).
   private func readKey(line: Int, at offset: Int) throws(DocumentError) -> (String, Int, Bool)? {
     guard let colon = try mappingColon(line: line, from: offset) else { return nil }
@@ -665,10 +711,24 @@ struct YAMLParser {
     default: throw error(offset - 1, "an unknown escape \\\(text[offset])")
     }
     guard offset + digits < text.count,
-      let value = UInt32(string(from: offset + 1, to: offset + 1 + digits), radix: 16),
-      let scalar = Unicode.Scalar(value)
+      let value = UInt32(string(from: offset + 1, to: offset + 1 + digits), radix: 16)
     else {
       throw error(offset - 1, "\\\(text[offset]) takes \(digits) hexadecimal digits")
+    }
+    // JSON writes a character beyond U+FFFF as two escapes, a UTF-16 surrogate pair.
+    if digits == 4, (0xD800...0xDBFF).contains(value) {
+      let low = offset + 1 + digits
+      guard low + 6 <= text.count, text[low] == "\\", text[low + 1] == "u",
+        let second = UInt32(string(from: low + 2, to: low + 6), radix: 16),
+        (0xDC00...0xDFFF).contains(second),
+        let scalar = Unicode.Scalar(0x10000 + ((value - 0xD800) << 10) + (second - 0xDC00))
+      else {
+        throw error(offset - 1, "a \\u surrogate without its pair")
+      }
+      return (scalar, low + 6)
+    }
+    guard let scalar = Unicode.Scalar(value) else {
+      throw error(offset - 1, "\\\(text[offset]) names no character (a lone surrogate)")
     }
     return (scalar, offset + 1 + digits)
   }
