@@ -66,11 +66,11 @@ struct EndpointWriter {
         // where they go, then by a number.
         let base = SwiftNames.lowerCamel(parameter.name)
         var swift = base
-        if taken.contains(swift) || swift == "body" {
+        if taken.contains(swift) || Self.reservedNames.contains(swift) {
           swift = base + SwiftNames.capitalized(parameter.location.rawValue)
         }
         var counter = 2
-        while taken.contains(swift) || swift == "body" {
+        while taken.contains(swift) || Self.reservedNames.contains(swift) {
           swift = base + String(counter)
           counter += 1
         }
@@ -135,6 +135,13 @@ struct EndpointWriter {
     }
     self.calls = calls
   }
+
+  /// Names the generated code uses beside the parameters' (the body's, the locals that build
+  /// the query and the headers, the repository's and the fake's properties): a parameter so
+  /// named gets its place or a number after it.
+  static let reservedNames: Set<String> = [
+    "body", "parts", "fields", "items", "headers", "element", "requester", "state",
+  ]
 
   /// A sample argument of a parameter's type, and how it reads in the request.
   static func parameterSample(_ type: ModelWriter.TypeRef, models: ModelWriter) -> (String, String)
@@ -438,11 +445,11 @@ struct EndpointWriter {
       lines.append("  /// See ``\(name)Repo/\(call.name)(\(labels))``.")
       lines.append("  public \(signature(call)) {")
       if call.answersData {
-        lines.append("    try await requester.fetchData(\(endpoint))")
+        lines.append("    try await self.requester.fetchData(\(endpoint))")
       } else if let answer = call.answer {
-        lines.append("    try await requester.fetch(\(endpoint), as: \(answer.declared).self)")
+        lines.append("    try await self.requester.fetch(\(endpoint), as: \(answer.declared).self)")
       } else {
-        lines.append("    try await requester.send(\(endpoint))")
+        lines.append("    try await self.requester.send(\(endpoint))")
       }
       lines.append("  }")
     }
@@ -461,8 +468,8 @@ struct EndpointWriter {
       "import Synchronization",
       "",
       "/// A ``\(name)Repo`` answering from memory: each operation gives back its answer in",
-      "/// ``Answers`` (the samples at first) or fails with the error of ``fail(with:)``; ``calls``",
-      "/// lists the operations called.",
+      "/// ``Answers`` (the samples at first) or fails with the error of ``fail(with:)``;",
+      "/// ``recordedCalls`` lists the operations called.",
       "public final class Fake\(name)Repo: \(name)Repo {",
       "  /// What each operation answers.",
       "  public struct Answers: Sendable {",
@@ -489,7 +496,7 @@ struct EndpointWriter {
       "  public init() {}",
       "",
       "  /// The operations called, in order.",
-      "  public var calls: [String] { state.withLock { $0.calls } }",
+      "  public var recordedCalls: [String] { state.withLock { $0.calls } }",
       "",
       "  /// Changes what the operations answer.",
       "  public func setAnswers(_ change: (inout Answers) -> Void) {",
@@ -507,7 +514,7 @@ struct EndpointWriter {
         "",
         "  /// The protocol requirement, answered from the fake's state.",
         "  public \(signature(call)) {",
-        "    try state.withLock { (state) throws(RepositoryError) in",
+        "    try self.state.withLock { (state) throws(RepositoryError) in",
         "      state.calls.append(\"\(call.name)\")",
         "      if let failure = state.failure { throw failure }",
       ]

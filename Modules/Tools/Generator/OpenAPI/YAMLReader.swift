@@ -475,7 +475,8 @@ struct YAMLParser {
     -> (String, Int, Int)
   {
     let start = skipSpaces(from: offset + 1, line: line)
-    guard start < lines[line].end, !["[", "{", "-", "?", "&", "*", "!", "|", ">"].contains(text[start])
+    guard start < lines[line].end,
+      !["[", "{", "-", "?", "&", "*", "!", "|", ">"].contains(text[start])
     else {
       throw error(offset, "complex keys (\"? key\" with a collection) are not read")
     }
