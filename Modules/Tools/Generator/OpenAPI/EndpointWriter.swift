@@ -464,6 +464,7 @@ struct EndpointWriter {
     let answering = calls.filter { $0.answer != nil || $0.answersData }
     var lines = [
       "import Foundation",
+      "import \(project)Network",
       "import \(project)Repository",
       "import Synchronization",
       "",
