@@ -43,15 +43,21 @@ extension Generator {
   public func planAPI(_ documentPath: String, tags: [String] = []) throws(GeneratorError)
     -> APIPlan
   {
-    let absolute = documentPath.hasPrefix("/") ? documentPath : root + "/" + documentPath
-    // In comments, the path from the project (never this machine's own folders).
-    let shown =
-      absolute.hasPrefix(root + "/")
-      ? String(absolute.dropFirst(root.count + 1))
-      : String(absolute.split(separator: "/").last ?? Substring(absolute))
+    // The document is named by its path in the project: the generated files say where they
+    // come from (never this machine's own folders), and a document is known by it.
+    let projectRoot = URL(fileURLWithPath: root).standardizedFileURL.path
+    let absolute =
+      URL(fileURLWithPath: documentPath.hasPrefix("/") ? documentPath : root + "/" + documentPath)
+      .standardizedFileURL.path
     guard fileSystem.exists(absolute), !fileSystem.isDirectory(absolute) else {
       throw GeneratorError("there is no file \(documentPath); nothing was changed")
     }
+    guard absolute.hasPrefix(projectRoot.hasSuffix("/") ? projectRoot : projectRoot + "/") else {
+      throw GeneratorError(
+        "\(documentPath) is outside the project (\(root)): copy the document into it (docs/, "
+          + "say) and commit it beside what it generates; nothing was changed")
+    }
+    let shown = String(String(absolute.dropFirst(projectRoot.count)).trimmingPrefix("/"))
     let text: String
     do {
       text = try fileSystem.read(absolute)
@@ -66,7 +72,12 @@ extension Generator {
     } catch {
       throw GeneratorError("\(shown): \(error); nothing was changed")
     }
-    let description = try APIDescription(document, tags: tags)
+    // With --tag, the tags generated before stay: their models are in the shared file.
+    var selected = tags
+    if !tags.isEmpty {
+      selected += generatedTags(source: shown)
+    }
+    let description = try APIDescription(document, tags: selected)
     var models = try ModelWriter(description)
     var tagOrder: [String] = []
     var byTag: [String: [APIDescription.Operation]] = [:]
@@ -147,11 +158,21 @@ extension Generator {
         written.append(path)
       }
     }
-    try refuseTypeCollisions(plan.changes.newFiles)
+    // New types: those of new files, and those an edit adds to a generated file.
+    var declaring = plan.changes.newFiles
+    for edit in plan.changes.edits {
+      let before = Set(Self.declaredTypes(in: edit.original))
+      let added = Self.declaredTypes(in: edit.updated).filter { !before.contains($0) }
+      if !added.isEmpty {
+        declaring.append(
+          .init(path: edit.path, contents: added.map { "struct \($0) {}" }.joined(separator: "\n")))
+      }
+    }
+    try refuseTypeCollisions(declaring, except: Set(files.map(\.path)))
     // Each repository, made in the composition root the first time.
     var composition = try read(Self.compositionRootPath)
     let original = composition
-    for writer in writers where !composition.contains("\(writer.name)RepoImpl(") {
+    for writer in writers where !Self.contains(word: "\(writer.name)RepoImpl(", in: composition) {
       let variable = SwiftNames.lowerCamel(writer.name) + "Repo"
       if composition.contains("let \(variable) ") {
         throw GeneratorError(
@@ -172,18 +193,45 @@ extension Generator {
       plan.changes.edits.append(
         .init(path: Self.compositionRootPath, original: original, updated: composition))
     }
-    // Files of this document's tags that it no longer has.
-    let generatedNow = Set(files.map(\.path))
-    if tags.isEmpty {
-      for name in fileSystem.entries(in: root + "/" + Self.apiFolder).sorted()
-      where name.hasSuffix(".swift") && !generatedNow.contains("\(Self.apiFolder)/\(name)") {
-        let path = "\(Self.apiFolder)/\(name)"
-        if let text = try? read(path), text.hasPrefix(Self.headerFirstLine(source: shown)) {
-          plan.orphans.append(path)
-        }
+    // The files of this document's tags that it no longer has: they use models it no longer
+    // writes, so they are named for the team to delete (with their line in the composition
+    // root).
+    let current = Set(writers.map(\.name))
+    for tag in generatedTags(source: shown) where !current.contains(tag) {
+      for path in [
+        "\(Self.apiFolder)/\(tag)DataAPI.swift", "\(Self.apiFolder)/\(tag)Repo.swift",
+        "Tests/TestSupport/Fake\(tag)Repo.swift", "Tests/RepositoryTests/\(tag)RepoTests.swift",
+      ] where fileSystem.exists(root + "/" + path) {
+        plan.orphans.append(path)
       }
+      plan.orphans.append(
+        "the lines of \(SwiftNames.lowerCamel(tag))Repo in \(Self.compositionRootPath)")
     }
     return plan
+  }
+
+  /// Whether `text` has `word` where no letter, digit or `_` comes before it (`UsersRepoImpl(`
+  /// is not in `AdminUsersRepoImpl(`).
+  static func contains(word: String, in text: String) -> Bool {
+    var searchStart = text.startIndex
+    while let found = text.range(of: word, range: searchStart..<text.endIndex) {
+      if found.lowerBound == text.startIndex { return true }
+      let before = text[text.index(before: found.lowerBound)]
+      if !(before.isLetter || before.isNumber || before == "_") { return true }
+      searchStart = found.upperBound
+    }
+    return false
+  }
+
+  /// The tags (their Swift names) whose DataAPI this project has from the document `source`.
+  private func generatedTags(source: String) -> [String] {
+    fileSystem.entries(in: root + "/" + Self.apiFolder).sorted().compactMap { name in
+      guard name.hasSuffix("DataAPI.swift"),
+        let text = try? read("\(Self.apiFolder)/\(name)"),
+        text.hasPrefix(Self.headerFirstLine(source: source) + "\n")
+      else { return nil }
+      return String(name.dropLast("DataAPI.swift".count))
+    }
   }
 
   /// The tests of the models: each sample survives being written and read back.
@@ -229,13 +277,15 @@ extension Generator {
 
   /// Refuses new files that declare a type the Repository module, its tests or the test
   /// support already declare in a file the run does not write.
-  private func refuseTypeCollisions(_ newFiles: [ChangeSet.NewFile]) throws(GeneratorError) {
+  private func refuseTypeCollisions(_ newFiles: [ChangeSet.NewFile], except generated: Set<String>)
+    throws(GeneratorError)
+  {
     var newTypes: [String: String] = [:]
     for file in newFiles where file.path.hasSuffix(".swift") {
       for type in Self.declaredTypes(in: file.contents) { newTypes[type] = file.path }
     }
     guard !newTypes.isEmpty else { return }
-    let writing = Set(newFiles.map(\.path))
+    let writing = generated.union(newFiles.map(\.path))
     for folder in ["Modules/Repository", "Tests/TestSupport", "Tests/RepositoryTests"] {
       for file in fileSystem.swiftFiles(under: root + "/" + folder).sorted() {
         let relative = String(file.dropFirst(root.count + 1))
@@ -243,8 +293,8 @@ extension Generator {
         if let type = Self.declaredTypes(in: text).first(where: { newTypes[$0] != nil }) {
           throw GeneratorError(
             "\(newTypes[type] ?? "") would declare \(type), which \(relative) declares already; "
-              + "rename the schema or the tag in the document (or generate a --tag at a "
-              + "time); nothing was changed")
+              + "rename the schema or the tag in the document, or generate only the tags that "
+              + "do not use it (--tag); nothing was changed")
         }
       }
     }

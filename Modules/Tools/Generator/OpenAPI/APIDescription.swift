@@ -194,7 +194,13 @@ struct APIDescription: Equatable {
           throw GeneratorError("\(location) is not an object")
         }
         let tag = operation["tags"]?.array?.first?.string ?? "Default"
-        guard tags.isEmpty || tags.contains(where: { $0.lowercased() == tag.lowercased() }) else {
+        guard
+          tags.isEmpty
+            || tags.contains(where: {
+              $0.lowercased() == tag.lowercased()
+                || SwiftNames.upperCamel($0) == SwiftNames.upperCamel(tag)
+            })
+        else {
           continue
         }
         var parameters = shared
@@ -286,6 +292,12 @@ private struct SchemaReader {
   private var read: [String: APIDescription.Schema] = [:]
   /// The named schemas being read (a `$ref` to one of them is a recursive use).
   private var reading: [String] = []
+  /// The named schemas whose properties an `allOf` is merging.
+  private var merging: [String] = []
+  /// How deep the schema being read is.
+  private var depth = 0
+  /// The deepest schema read.
+  static let maximumDepth = 64
 
   init(root: DocumentObject) {
     self.root = root
@@ -339,6 +351,12 @@ private struct SchemaReader {
   mutating func schema(_ value: DocumentValue, at location: String) throws(GeneratorError)
     -> APIDescription.Schema
   {
+    depth += 1
+    defer { depth -= 1 }
+    guard depth <= Self.maximumDepth else {
+      throw GeneratorError(
+        "\(location): schemas nested deeper than \(Self.maximumDepth) levels are not generated")
+    }
     if case .bool(true) = value { return .any }
     guard case .object(let object) = value else {
       throw GeneratorError("\(location) is not a schema (an object)")
@@ -369,6 +387,12 @@ private struct SchemaReader {
   private mutating func nonNullSchema(
     _ object: DocumentObject, types: [String], at location: String
   ) throws(GeneratorError) -> APIDescription.Schema {
+    // `allOf: [$ref]` (often with `nullable` or a description beside it) is that schema.
+    if let parts = object["allOf"]?.array, parts.count == 1, parts[0]["$ref"] != nil,
+      object["properties"] == nil
+    {
+      return try schema(parts[0], at: location + ".allOf[0]")
+    }
     if let parts = object["allOf"]?.array {
       return .object(try merged(parts, extra: object, at: location + ".allOf"))
     }
@@ -476,6 +500,17 @@ private struct SchemaReader {
     }
     for (index, part) in parts.enumerated() {
       let partLocation = "\(location)[\(index)]"
+      // A part whose properties are being merged already includes itself: no struct can.
+      if let reference = part["$ref"]?.string {
+        let name = String(reference.split(separator: "/").last ?? "")
+        if merging.contains(name) {
+          throw GeneratorError(
+            "\(partLocation): allOf includes \(name), which includes this schema; a struct "
+              + "cannot hold itself")
+        }
+        merging.append(name)
+      }
+      defer { if part["$ref"] != nil { merging.removeLast() } }
       let value = try resolved(part, kind: "schemas", at: partLocation)
       guard case .object(let object) = value else {
         throw GeneratorError("\(partLocation) is not a schema")
@@ -664,8 +699,8 @@ private struct SchemaReader {
   /// Whether a content type is JSON (`application/json`, `application/problem+json`, with
   /// parameters).
   static func isJSON(_ contentType: String) -> Bool {
-    let base = contentType.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
-      .lowercased()
+    let base = (contentType.split(separator: ";").first ?? "")
+      .trimmingCharacters(in: .whitespaces).lowercased()
     return base == "application/json" || base.hasSuffix("+json")
   }
 }

@@ -70,6 +70,8 @@ public struct DocumentObject: Sendable, Equatable {
 
   /// The entries, in the document's order.
   public private(set) var entries: [Entry] = []
+  /// Each key's index in `entries`: a mapping of a million keys is read in linear time.
+  private var positions: [String: Int] = [:]
 
   /// An empty object.
   public init() {}
@@ -84,11 +86,18 @@ public struct DocumentObject: Sendable, Equatable {
 
   /// The value under `key`; setting one replaces it in place or appends it.
   public subscript(key: String) -> DocumentValue? {
-    get { entries.first { $0.key == key }?.value }
+    get { positions[key].map { entries[$0].value } }
     set {
-      if let index = entries.firstIndex(where: { $0.key == key }) {
-        if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+      if let index = positions[key] {
+        if let newValue {
+          entries[index].value = newValue
+        } else {
+          entries.remove(at: index)
+          positions = Dictionary(
+            entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
       } else if let newValue {
+        positions[key] = entries.count
         entries.append(Entry(key: key, value: newValue))
       }
     }

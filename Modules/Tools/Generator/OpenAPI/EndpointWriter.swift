@@ -11,10 +11,15 @@ struct EndpointWriter {
     var name: String
     /// Its type.
     var type: ModelWriter.TypeRef
+    /// The type it is written from into the request when ``type`` is a `typealias` (of text,
+    /// a number, a list...): what it stands for.
+    var alias: String = ""
     /// Where it goes; `nil` for the body.
     var parameter: APIDescription.Parameter?
     /// A sample argument.
     var sample: String
+    /// The type it is written from into the request.
+    var shape: String { alias.isEmpty ? type.name : alias }
     /// How the sample reads in the request (`1`, `sample`, `true`).
     var sampleText: String
   }
@@ -49,7 +54,8 @@ struct EndpointWriter {
   ) throws(GeneratorError) {
     name = SwiftNames.upperCamel(tag)
     self.source = source
-    self.title = title
+    // One line: it goes into documentation comments.
+    self.title = title.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     var calls: [Call] = []
     for operation in operations {
       let callName = SwiftNames.lowerCamel(operation.id)
@@ -61,7 +67,12 @@ struct EndpointWriter {
       let prefix = SwiftNames.upperCamel(operation.id)
       var arguments: [Argument] = []
       var taken: Set<String> = []
-      for parameter in operation.parameters {
+      // Header parameters the requester sets itself are not the caller's (OpenAPI ignores them).
+      for parameter in operation.parameters
+      where
+        !(parameter.location == .header
+        && ["accept", "content-type", "authorization"].contains(parameter.name.lowercased()))
+      {
         // Names that meet in Swift (`StartTime`, `StartTime<`, `StartTime>`) are told apart by
         // where they go, then by a number.
         let base = SwiftNames.lowerCamel(parameter.name)
@@ -78,10 +89,15 @@ struct EndpointWriter {
         var type = try models.topLevelType(
           of: parameter.schema, name: prefix + SwiftNames.upperCamel(parameter.name))
         if !parameter.isRequired { type.isOptional = true }
-        let (sample, text) = Self.parameterSample(type, models: models)
+        let shape = models.unaliased(type)
+        var (sample, text) = Self.parameterSample(shape, models: models)
+        if shape.name != type.name, sample.hasPrefix(shape.name + ".") {
+          sample = type.name + sample.dropFirst(shape.name.count)  // Its alias names it.
+        }
         arguments.append(
           Argument(
-            name: swift, type: type, parameter: parameter, sample: sample, sampleText: text))
+            name: swift, type: type, alias: shape.name == type.name ? "" : shape.name,
+            parameter: parameter, sample: sample, sampleText: text))
       }
       var body: Argument?
       switch operation.body {
@@ -203,10 +219,10 @@ struct EndpointWriter {
       for argument in call.arguments where argument.parameter?.location == .path {
         let value: String
         let swift = SwiftNames.escaped(argument.name)
-        switch argument.type.name {
+        switch argument.shape {
         case "Int", "Int32", "Int64", "Double", "Bool": value = "\\(\(swift))"
         default:
-          value = "\\(Self.segment(\(Self.text(of: swift, type: argument.type.name))))"
+          value = "\\(Self.segment(\(Self.text(of: swift, type: argument.shape))))"
           hasTextSegment = true
         }
         path = path.replacingOccurrences(of: "{\(argument.parameter?.name ?? "")}", with: value)
@@ -315,7 +331,7 @@ struct EndpointWriter {
   func stub(_ call: Call) -> String {
     if call.answersData { return ".status(200, body: Data(\"sample\".utf8))" }
     guard let answer = call.answer else { return ".status(204)" }
-    return ".iso8601JSON(\(Self.topLevelSample(answer)))"
+    return ".iso8601JSON(\(Self.topLevelSample(answer)) as \(answer.declared))"
   }
 
   /// A sample of a top-level answer or body: a list holds one sample.
@@ -354,18 +370,26 @@ struct EndpointWriter {
         guard let parameter = argument.parameter else { continue }
         let swift = SwiftNames.escaped(argument.name)
         let wireName = SwiftNames.literal(parameter.name)
-        if argument.type.name.hasPrefix("[") {
-          let element = String(argument.type.name.dropFirst().dropLast())
-          let value = Self.text(of: "element", type: element)
-          let loop =
-            "for element in \(swift)\(argument.type.isOptional ? " ?? []" : "") { \(add(wireName, value)) }"
-          lines.append("      \(loop)")
+        if argument.shape.hasPrefix("[") {
+          let element = String(argument.shape.dropFirst().dropLast())
+          let list = "\(swift)\(argument.type.isOptional ? " ?? []" : "")"
+          if location == .header {
+            // A list in a header is its values joined by commas (OpenAPI's `simple` style).
+            let joined =
+              "\(swift).map { \(Self.text(of: "$0", type: element)) }.joined(separator: \",\")"
+            lines.append(
+              argument.type.isOptional
+                ? "      if let \(swift) { \(add(wireName, joined)) }"
+                : "      \(add(wireName, joined))")
+          } else {
+            let item = Self.text(of: "element", type: element)
+            lines.append("      for element in \(list) { \(add(wireName, item)) }")
+          }
         } else if argument.type.isOptional {
-          lines.append(
-            "      if let \(swift) { \(add(wireName, Self.text(of: swift, type: argument.type.name))) }"
-          )
+          let value = Self.text(of: swift, type: argument.shape)
+          lines.append("      if let \(swift) { \(add(wireName, value)) }")
         } else {
-          lines.append("      \(add(wireName, Self.text(of: swift, type: argument.type.name)))")
+          lines.append("      \(add(wireName, Self.text(of: swift, type: argument.shape)))")
         }
       }
       lines.append("      return \(result)")

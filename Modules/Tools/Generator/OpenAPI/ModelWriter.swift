@@ -70,6 +70,17 @@ struct ModelWriter {
     }
   }
 
+  /// What each `typealias` stands for, by its name.
+  private var aliasTargets: [String: TypeRef] = [:]
+
+  /// `reference` with a `typealias` (a named text, number, list...) replaced by what it
+  /// stands for: how a parameter of it is written into a request.
+  func unaliased(_ reference: TypeRef) -> TypeRef {
+    guard var target = aliasTargets[reference.name] else { return reference }
+    target.isOptional = reference.isOptional || target.isOptional
+    return target
+  }
+
   /// The top-level types that have a `sample`, in order.
   private(set) var sampledTypes: [String] = []
   /// The first top-level enumeration, if any.
@@ -94,7 +105,13 @@ struct ModelWriter {
       typeNames[name] = type
     }
     // A variant of a oneOf with a discriminator: its sample names it.
-    for (_, schema) in description.schemas {
+    var everySchema = description.schemas.map(\.schema)
+    for operation in description.operations {
+      everySchema += operation.parameters.map(\.schema)
+      if case .json(let schema)? = operation.body { everySchema.append(schema) }
+      if case .json(let schema) = operation.response { everySchema.append(schema) }
+    }
+    for schema in everySchema {
       Self.collectDiscriminators(in: schema) { discriminator in
         for entry in discriminator.mapping.reversed() {
           guard let type = typeNames[entry.schema] else { continue }
@@ -207,7 +224,11 @@ struct ModelWriter {
       if SwiftNames.reservedTypes.contains(base) || base == "Sample" { base += "Value" }
       var nested = base
       var counter = 2
-      while scope.names.contains(nested) || (scope.owner.isEmpty && isTaken(nested)) {
+      // Never the name of a type it is nested in (inside it, that name would mean itself).
+      let enclosing = Set(scope.owner.split(separator: ".").map(String.init))
+      while scope.names.contains(nested) || enclosing.contains(nested)
+        || (scope.owner.isEmpty && isTaken(nested))
+      {
         nested = base + String(counter)
         counter += 1
       }
@@ -261,6 +282,7 @@ struct ModelWriter {
     declarations.append(
       "/// The \(name) schema.\npublic typealias \(type) = \(target.declared)")
     aliases[name] = target
+    aliasTargets[type] = target
     return target
   }
 
@@ -297,21 +319,21 @@ struct ModelWriter {
     var sampleArguments: [String] = []
     for property in properties {
       let reference = property.type
-      if reference.isOptional, reference.isComposite {
-        sampleArguments.append("\(property.swift): nil")
-        continue
-      }
       if let named = discriminatorSamples[qualified], named.property == property.json {
         // The discriminator's value that names this variant, so the sample reads back as it.
         let text = "\"\(SwiftNames.literal(named.value))\""
         let value = reference.name == "String" ? text : "\(reference.name)(rawValue: \(text))"
-        sampleArguments.append("\(property.swift): \(value)")
+        sampleArguments.append("\(SwiftNames.escaped(property.swift)): \(value)")
+        continue
+      }
+      if reference.isOptional, reference.isComposite {
+        sampleArguments.append("\(SwiftNames.escaped(property.swift)): nil")
         continue
       }
       if let dependency = reference.dependency {
         sampleUses[qualified, default: []].insert(resolve(dependency, from: qualified))
       }
-      sampleArguments.append("\(property.swift): \(reference.sample)")
+      sampleArguments.append("\(SwiftNames.escaped(property.swift)): \(reference.sample)")
     }
     var lines: [String] = [
       SwiftNames.documentation(
@@ -350,7 +372,7 @@ struct ModelWriter {
     lines.append("")
     lines.append("  /// A sample value, for stubs, previews and tests.")
     lines.append("  public static var sample: Self {")
-    lines.append("    \(type)(\(sampleArguments.joined(separator: ", ")))")
+    lines.append("    Self(\(sampleArguments.joined(separator: ", ")))")
     lines.append("  }")
     for declaration in scope.declarations {
       lines.append("")
@@ -372,7 +394,9 @@ struct ModelWriter {
   {
     var cases: [(name: String, value: String)] = []
     for value in values {
-      let name = SwiftNames.lowerCamel(value)
+      var name = SwiftNames.lowerCamel(value)
+      // Names the enum's own members take.
+      if ["sample", "rawValue", "init", "self", "Type"].contains(name) { name += "Value" }
       if let other = cases.first(where: { $0.name == name }) {
         throw GeneratorError(
           "the values \"\(other.value)\" and \"\(value)\" of \(type) would both be the case "
@@ -498,6 +522,7 @@ struct ModelWriter {
         "  public init(from decoder: any Decoder) throws {",
         "    let container = try decoder.container(keyedBy: DiscriminatorKey.self)",
         "    let name = try container.decode(String.self, forKey: .value)",
+        "    let single = try decoder.singleValueContainer()",
         "    switch name {",
       ]
       for entry in cases {
@@ -506,7 +531,7 @@ struct ModelWriter {
         guard !values.isEmpty else { continue }
         lines.append(
           "    case \(values.joined(separator: ", ")): "
-            + "self = .\(SwiftNames.escaped(entry.name))(try \(entry.type.declared)(from: decoder))"
+            + "self = .\(SwiftNames.escaped(entry.name))(try single.decode(\(entry.type.declared).self))"
         )
       }
       lines += [
@@ -519,9 +544,10 @@ struct ModelWriter {
     } else {
       lines.append("  /// Reads the first variant the value is.")
       lines.append("  public init(from decoder: any Decoder) throws {")
+      lines.append("    let single = try decoder.singleValueContainer()")
       for (index, entry) in cases.enumerated() {
         let keyword = index == 0 ? "    if" : "    } else if"
-        lines.append("\(keyword) let value = try? \(entry.type.declared)(from: decoder) {")
+        lines.append("\(keyword) let value = try? single.decode(\(entry.type.declared).self) {")
         lines.append("      self = .\(SwiftNames.escaped(entry.name))(value)")
       }
       lines += [
@@ -536,11 +562,12 @@ struct ModelWriter {
       "",
       "  /// Writes the variant's value.",
       "  public func encode(to encoder: any Encoder) throws {",
+      "    var single = encoder.singleValueContainer()",
       "    switch self {",
     ]
     for entry in cases {
       lines.append(
-        "    case .\(SwiftNames.escaped(entry.name))(let value): try value.encode(to: encoder)")
+        "    case .\(SwiftNames.escaped(entry.name))(let value): try single.encode(value)")
     }
     lines += [
       "    }",
@@ -621,6 +648,9 @@ struct ModelWriter {
       case array([JSONValue])
       /// An object.
       case object([String: JSONValue])
+
+      /// A sample value, for stubs, previews and tests.
+      public static var sample: Self { .string("sample") }
 
       /// Reads any JSON value.
       public init(from decoder: any Decoder) throws {
