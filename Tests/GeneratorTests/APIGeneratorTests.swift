@@ -18,7 +18,7 @@ private let billingDocument = """
         operationId: listInvoices
         summary: The invoices, newest first.
         parameters:
-          - {name: status, in: query, schema: {$ref: '#/components/schemas/InvoiceStatus'}}
+          - {name: status, in: query, schema: {$ref: '#/components/schemas/ZqInvoiceStatus'}}
           - {name: page_size, in: query, required: true, schema: {type: integer, format: int32}}
           - {name: X-Request-ID, in: header, schema: {type: string}}
         responses:
@@ -26,17 +26,17 @@ private let billingDocument = """
             description: ok
             content:
               application/json:
-                schema: {type: array, items: {$ref: '#/components/schemas/Invoice'}}
+                schema: {type: array, items: {$ref: '#/components/schemas/ZqInvoice'}}
       post:
         tags: [billing]
         operationId: createInvoice
         requestBody:
           required: true
-          content: {application/json: {schema: {$ref: '#/components/schemas/NewInvoice'}}}
+          content: {application/json: {schema: {$ref: '#/components/schemas/ZqNewInvoice'}}}
         responses:
           '201':
             description: created
-            content: {application/json: {schema: {$ref: '#/components/schemas/Invoice'}}}
+            content: {application/json: {schema: {$ref: '#/components/schemas/ZqInvoice'}}}
     /invoices/{invoice_id}:
       delete:
         tags: [billing]
@@ -51,53 +51,53 @@ private let billingDocument = """
         responses: {'204': {description: ok}}
   components:
     schemas:
-      InvoiceStatus: {type: string, enum: [draft, paid, in_review]}
-      Money:
+      ZqInvoiceStatus: {type: string, enum: [draft, paid, in_review]}
+      ZqMoney:
         type: object
         required: [amount_cents, currency]
         properties:
           amount_cents: {type: integer, format: int64}
           currency: {type: string}
-      NewInvoice:
+      ZqNewInvoice:
         type: object
         required: [customer, total]
         properties:
           customer: {type: string}
-          total: {$ref: '#/components/schemas/Money'}
+          total: {$ref: '#/components/schemas/ZqMoney'}
           note: {type: string, nullable: true}
-      Invoice:
+      ZqInvoice:
         allOf:
-          - $ref: '#/components/schemas/NewInvoice'
+          - $ref: '#/components/schemas/ZqNewInvoice'
           - type: object
             required: [id, status, issued_at]
             properties:
               id: {type: string}
-              status: {$ref: '#/components/schemas/InvoiceStatus'}
+              status: {$ref: '#/components/schemas/ZqInvoiceStatus'}
               issued_at: {type: string, format: date-time}
-              lines: {type: array, items: {$ref: '#/components/schemas/Line'}}
-              payment: {$ref: '#/components/schemas/Payment'}
+              lines: {type: array, items: {$ref: '#/components/schemas/ZqLine'}}
+              payment: {$ref: '#/components/schemas/ZqPayment'}
               metadata: {type: object, additionalProperties: {type: string}}
               extra: {}
-      Line:
+      ZqLine:
         type: object
         required: [label]
         properties:
           label: {type: string}
           kind: {type: string, enum: [item, discount]}
-      Payment:
-        oneOf: [{$ref: '#/components/schemas/Card'}, {$ref: '#/components/schemas/Transfer'}]
+      ZqPayment:
+        oneOf: [{$ref: '#/components/schemas/ZqCard'}, {$ref: '#/components/schemas/ZqTransfer'}]
         discriminator:
           propertyName: method
-          mapping: {card: '#/components/schemas/Card', bank_transfer: '#/components/schemas/Transfer'}
-      Card:
+          mapping: {card: '#/components/schemas/ZqCard', bank_transfer: '#/components/schemas/ZqTransfer'}
+      ZqCard:
         type: object
         required: [method, last4]
         properties: {method: {type: string}, last4: {type: string}}
-      Transfer:
+      ZqTransfer:
         type: object
         required: [method, iban]
         properties: {method: {type: string}, iban: {type: string}}
-      Unused: {type: object, properties: {x: {type: string}}}
+      ZqUnused: {type: object, properties: {x: {type: string}}}
 
   """
 
@@ -146,32 +146,32 @@ struct APIGeneratorTests {
     let text = flattened(try sandbox.read(models))
     for expected in [
       // An object; int64; a JSON name that is not Swift's is mapped by CodingKeys.
-      "public struct MoneyModel: Codable, Sendable, Equatable {",
+      "public struct ZqMoneyModel: Codable, Sendable, Equatable {",
       "public var amountCents: Int64", "case amountCents = \"amount_cents\"",
       // Optional (not required) and nullable fields.
       "public var note: String?",
       // allOf: the parts' properties in one struct, required as either part says.
-      "public struct InvoiceModel: Codable, Sendable, Equatable {",
-      "public var customer: String", "public var total: MoneyModel", "public var id: String",
+      "public struct ZqInvoiceModel: Codable, Sendable, Equatable {",
+      "public var customer: String", "public var total: ZqMoneyModel", "public var id: String",
       // date-time, a list, a dictionary, an untyped value.
-      "public var issuedAt: Date", "public var lines: [LineModel]?",
+      "public var issuedAt: Date", "public var lines: [ZqLineModel]?",
       "public var metadata: [String: String]?", "public var extra: JSONValue?",
       "public enum JSONValue: Codable, Sendable, Equatable {",
       // An enumeration keeps values it does not know.
-      "public enum InvoiceStatusModel: Codable, Sendable, Hashable {", "case inReview",
+      "public enum ZqInvoiceStatusModel: Codable, Sendable, Hashable {", "case inReview",
       "case undocumented(String)", "case \"in_review\": self = .inReview",
       // An inline enumeration is nested in its object.
       "public enum Kind: Codable, Sendable, Hashable {",
       // oneOf with a discriminator: an enum with associated values, read by the property.
-      "public indirect enum PaymentModel: Codable, Sendable, Equatable {",
-      "case card(CardModel)", "case transfer(TransferModel)",
+      "public indirect enum ZqPaymentModel: Codable, Sendable, Equatable {",
+      "case zqCard(ZqCardModel)", "case zqTransfer(ZqTransferModel)",
       "case value = \"method\"",
-      "case \"bank_transfer\": self = .transfer(try single.decode(TransferModel.self))",
+      "case \"bank_transfer\": self = .zqTransfer(try single.decode(ZqTransferModel.self))",
     ] {
       #expect(text.contains(expected), "missing: \(expected)")
     }
     // Only the schemas the operations use.
-    #expect(!text.contains("UnusedModel"))
+    #expect(!text.contains("ZqUnusedModel"))
   }
 
   /// The DataAPI has a case per operation with its parameters, and says which need the
@@ -183,8 +183,8 @@ struct APIGeneratorTests {
     let api = flattened(try sandbox.read(dataAPI))
     for expected in [
       "public enum BillingDataAPI: HTTPEndpoint {",
-      "case listInvoices(status: InvoiceStatusModel? = nil, pageSize: Int32, xRequestID: String? = nil)",
-      "case createInvoice(body: NewInvoiceModel)", "case deleteInvoice(invoiceID: String)",
+      "case listInvoices(status: ZqInvoiceStatusModel? = nil, pageSize: Int32, xRequestID: String? = nil)",
+      "case createInvoice(body: ZqNewInvoiceModel)", "case deleteInvoice(invoiceID: String)",
       "case health",
       "case .deleteInvoice(let invoiceID): \"/invoices/\\(Self.segment(invoiceID))\"",
       "items.append(URLQueryItem(name: \"page_size\", value: String(pageSize)))",
@@ -192,7 +192,7 @@ struct APIGeneratorTests {
       "headers[\"X-Request-ID\"] = xRequestID",
       "case .createInvoice(let body): .json(body)",
       "case .health: false",
-      "case .listInvoices: .iso8601JSON([InvoiceModel.sample] as [InvoiceModel])",
+      "case .listInvoices: .iso8601JSON([ZqInvoiceModel.sample] as [ZqInvoiceModel])",
       "case .deleteInvoice: .status(204)",
     ] {
       #expect(api.contains(expected), "missing: \(expected)")
@@ -201,7 +201,8 @@ struct APIGeneratorTests {
     #expect(repoText.contains("public protocol BillingRepo: Sendable {"))
     #expect(
       repoText.contains(
-        "func createInvoice(body: NewInvoiceModel) async throws(RepositoryError) -> InvoiceModel"))
+        "func createInvoice(body: ZqNewInvoiceModel) async throws(RepositoryError) -> ZqInvoiceModel"
+      ))
     #expect(
       repoText.contains("try await self.requester.send(.deleteInvoice(invoiceID: invoiceID))"))
     #expect(sandbox.exists("Tests/TestSupport/FakeBillingRepo.swift"))
