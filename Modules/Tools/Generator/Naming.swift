@@ -58,19 +58,9 @@ public struct GeneratedName: Equatable, Sendable {
         "\"\(raw)\" is not a Swift identifier: use ASCII letters and digits (and - or _ between "
           + "words), such as \"UserSettings\" or \"user-settings\"")
     }
-    var words: [String] = []
-    for part in trimmed.split(whereSeparator: { separators.contains($0) }) {
-      // Split camelCase too, so `userSettings` gives `User Settings` as a title.
-      var word = ""
-      for character in part {
-        if character.isUppercase, let last = word.last, last.isLowercase || last.isNumber {
-          words.append(word)
-          word = ""
-        }
-        word.append(character)
-      }
-      if !word.isEmpty { words.append(word) }
-    }
+    // Split at the separators (all that is not a letter or digit here) and camelCase too, so
+    // `userSettings` gives `User Settings` as a title.
+    var words = SwiftNames.words(trimmed)
     var dropped: [String] = []
     for suffix in Self.kindWords[kind] ?? [] where words.count >= suffix.count {
       if words.suffix(suffix.count).map({ $0.lowercased() }) == suffix {
