@@ -144,13 +144,14 @@ enum CompositionRoot {
     // ends (`UserDataScope`, below). On an Apple platform this would be the Caches folder.
     let cache = makeCache(configuration)
     // What the user is typing, kept as it is typed so a quit or a crash loses nothing (on an
-    // Apple platform: Application Support, which is backed up).
+    // Apple platform: Application Support, which is backed up); erased at sign-out, kept for the
+    // same user when the server ends the session.
     let drafts = UserLocalStore(
       root: dataDirectory(configuration).appendingPathComponent("drafts", isDirectory: true))
     // Both follow the session (made before the services, so a service that reads the store
     // when the session changes reads the new user's).
     let userData = UserDataScope(
-      stores: [cache, drafts].compactMap { $0 }, sessionState: authService.sessionState)
+      caches: [cache].compactMap { $0 }, drafts: [drafts], sessionState: authService.sessionState)
 
     // MARK: Repositories
     let userRepo = UserRepoImpl(requester: userDataRequester, store: cache)

@@ -217,6 +217,31 @@ extension DemoBackend {
     }
   }
 
+  /// Removes the temporary files (`<file>.tmp-<pid>`, refresh tokens in them) that a copy of
+  /// the app left when it died between writing one and renaming it into place: those of a
+  /// process that no longer runs, and any older than ``leftoverAge`` (a write takes
+  /// milliseconds; an older one is not in progress, whatever process now has that id).
+  func removeLeftoverSessionFiles(of file: URL) {
+    let folder = file.deletingLastPathComponent()
+    let prefix = file.lastPathComponent + ".tmp-"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+      return
+    }
+    let cutoff = Date().addingTimeInterval(-Self.leftoverAge)
+    for name in names where name.hasPrefix(prefix) {
+      let path = folder.appendingPathComponent(name).path
+      let modified =
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+      let owner = Int32(name.dropFirst(prefix.count))
+      let ownerIsGone = owner.map { $0 > 0 && kill($0, 0) != 0 && errno == ESRCH } ?? true
+      guard ownerIsGone || (modified.map { $0 < cutoff } ?? true) else { continue }
+      unlink(path)
+    }
+  }
+
+  /// How old a temporary sessions file must be to be a leftover whatever its process id says.
+  static let leftoverAge: TimeInterval = 60
+
   static var sessionCoder: (encoder: JSONEncoder, decoder: JSONDecoder) {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970

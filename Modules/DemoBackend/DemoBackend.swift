@@ -48,7 +48,10 @@ public final class DemoBackend: Sendable {
     self.now = now
     self.sessionsFile = sessionsFile
     state = Mutex(DemoState(now: now()))
-    if let sessionsFile { restoreSessions(from: sessionsFile) }
+    if let sessionsFile {
+      removeLeftoverSessionFiles(of: sessionsFile)
+      restoreSessions(from: sessionsFile)
+    }
     registerAuthRoutes()
     registerUserRoutes()
     registerProjectRoutes()

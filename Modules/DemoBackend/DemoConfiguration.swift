@@ -11,8 +11,8 @@ public struct DemoConfiguration: Sendable {
   public var acceptsReplacedRefreshTokens = true
   /// How often an open event stream gets a heartbeat (an SSE comment line), so that a client
   /// can tell a silent connection from a dead one. At most `EventDataAPI.heartbeatInterval`
-  /// (15 seconds), the interval the app's idle timeout counts on.
-  public var eventHeartbeatInterval: Duration = .seconds(15)
+  /// (5 seconds), the interval the app's idle timeout counts on.
+  public var eventHeartbeatInterval: Duration = .seconds(5)
   /// Added to every response.
   public var baseLatency: Duration = .zero
   /// Added to the responses about one project (its milestones, tags, members, permissions

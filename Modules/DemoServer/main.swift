@@ -24,8 +24,8 @@ let usage = """
                           project "Mobile App" and a fast one "Backend").
     --token-lifetime N    Access tokens expire after N seconds (default 30).
     --heartbeat N         Send a heartbeat (a comment line) on each open event stream
-                          every N seconds, 1 to 15 (default 15: the app takes a stream
-                          silent for 45 seconds for dead).
+                          every N seconds, 1 to 5 (default 5: the app takes a stream
+                          silent for 12 seconds for dead).
     --fail-uploads        Every upload fails with 503.
     --fail-requests       Every API request except sign-in fails with 503.
     -h, --help            Show this help.
@@ -70,8 +70,8 @@ while let argument = arguments.next() {
     }
     configuration.accessTokenLifetime = .seconds(seconds)
   case "--heartbeat":
-    guard let value = arguments.next(), let seconds = Int(value), (1...15).contains(seconds) else {
-      fail("--heartbeat needs a number of seconds from 1 to 15")
+    guard let value = arguments.next(), let seconds = Int(value), (1...5).contains(seconds) else {
+      fail("--heartbeat needs a number of seconds from 1 to 5")
     }
     configuration.eventHeartbeatInterval = .seconds(seconds)
   case "--fail-uploads": configuration.failsUploads = true

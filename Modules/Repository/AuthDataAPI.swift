@@ -36,4 +36,16 @@ public enum AuthDataAPI: HTTPEndpoint {
 
   /// Never: see the type's comment.
   public var requiresAuthentication: Bool { false }
+
+  /// A refresh's own deadline, short: every request that needs a token waits for it, and one
+  /// held by a dead connection must not hold them long (the auth service tries once more at
+  /// once when no answer came, so a refresh takes at most twice this). Sign-in and sign-out
+  /// keep the requester's default.
+  public var timeout: Duration? {
+    if case .refresh = self { return Self.refreshTimeout }
+    return nil
+  }
+
+  /// The deadline of one refresh call.
+  public static let refreshTimeout: Duration = .seconds(5)
 }

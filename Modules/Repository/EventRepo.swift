@@ -25,14 +25,15 @@ public final class EventRepoImpl: EventRepo {
   private let logger: Logger
 
   /// Creates the repository; each connection passes through `requester`'s plugins. The
-  /// policy's idle and connect timeouts default to ``EventDataAPI``'s.
+  /// policy's idle and connect timeouts default to ``EventDataAPI``'s; `time` is the clock of
+  /// the stream's deadlines and backoff (a test clock in tests).
   public init(
     requester: HTTPRequester<EventDataAPI>, transport: any StreamingHTTPTransport,
     policy: EventStreamClient.ReconnectPolicy = EventStreamClient.ReconnectPolicy(),
-    logger: Logger = Logger(category: "EventRepo")
+    logger: Logger = Logger(category: "EventRepo"), time: TimeSource = .continuous
   ) {
     client = EventStreamClient(
-      endpoint: .stream, requester: requester, transport: transport, policy: policy)
+      endpoint: .stream, requester: requester, transport: transport, policy: policy, time: time)
     self.logger = logger
   }
 

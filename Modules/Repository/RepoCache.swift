@@ -56,9 +56,15 @@ final class RepoCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     return value
   }
 
-  /// Replaces the cached value, as after a write that returned the new value.
-  func store(_ value: Value, for key: Key) {
+  /// Which ``invalidateAll()`` the cache is at: read before a request whose answer will be
+  /// stored with ``store(_:for:ifClearedNotSince:)``.
+  var era: Int { state.withLock { $0.epoch } }
+
+  /// Replaces the cached value, as after a write that returned the new value, unless the cache
+  /// was cleared since `era` (the answer belongs to a session that has ended: it is dropped).
+  func store(_ value: Value, for key: Key, ifClearedNotSince era: Int) {
     state.withLock { state in
+      guard state.epoch == era else { return }
       state.generations[key, default: 0] += 1
       state.entries[key] = Entry(value: value, storedAt: now())
     }

@@ -57,8 +57,9 @@ public final class UserRepoImpl: UserRepo {
     -> UserModel
   {
     let store = store?.pinned()
+    let era = cache.era  // an answer after a sign-out (the cache cleared) is not kept
     let user = try await requester.fetch(.updateProfile(change), as: UserModel.self)
-    cache.store(user, for: "me")
+    cache.store(user, for: "me", ifClearedNotSince: era)
     store?.keep(user, forKey: "user")
     return user
   }

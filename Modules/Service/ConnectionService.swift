@@ -25,7 +25,10 @@ public protocol ConnectionService: Sendable {
 /// (so the server replays what was missed); and when the network may have changed (a request
 /// reached the server after failures, or failed after successes; ``reconnectNow()``) the
 /// stream's connection is replaced at once. It disconnects quietly when the session ends, and
-/// forgets where the stream stood. A `session.revoked` event ends the session through the auth
+/// forgets where the stream stood; another user's sign-in (with no sign-out between) is a
+/// sign-out and a sign-in: the stream opened with the previous user's token is closed and a
+/// new one opened. An event is passed on only while the session its stream was opened in
+/// lasts (``SessionGeneration``). A `session.revoked` event ends that session through the auth
 /// service, which sends every screen back to sign-in.
 public final class ConnectionServiceImpl: ConnectionService {
   /// See ``ConnectionService/state``.
@@ -40,8 +43,8 @@ public final class ConnectionServiceImpl: ConnectionService {
   private let wakeUp = WakeUp()
   private let stream = Lock<Task<Void, Never>?>(nil)
   private let observations = Lock<[ObservationToken]>([])
-  /// The user whose stream this is: a different user's sign-in forgets where it stood.
-  private let streamUser = Lock(StreamOwner())
+  /// The session the stream serves: a change ends it, and another user's begins a new one.
+  private let session = Lock<SessionGeneration?>(nil)
 
   /// Creates the service and starts following the session.
   ///
@@ -74,20 +77,7 @@ public final class ConnectionServiceImpl: ConnectionService {
           }
         if case .open = streamState { wasOpen.withLock { $0 = true } }
         state.send(next)
-      },
-      authService.sessionState.observe { [weak self] session in
-        if let user = session.user {
-          // Another user's stream is not this one's: it starts fresh.
-          if self?.streamUser.withLock({ $0.replace(with: user.id) }) == true {
-            repo.forgetLastEventID()
-          }
-          self?.connect()
-        } else {
-          wasOpen.withLock { $0 = false }
-          self?.disconnect()
-          repo.forgetLastEventID()
-        }
-      },
+      }
     ]
     if let reachability {
       tokens.append(
@@ -96,10 +86,17 @@ public final class ConnectionServiceImpl: ConnectionService {
         })
     }
     observations.withLock { $0 = tokens }
-    if let user = authService.sessionState.value.user {
-      _ = streamUser.withLock { $0.replace(with: user.id) }
-      connect()
+    // The session's end (or another user's sign-in) closes its stream, quietly, and forgets
+    // where it stood: the next user's stream starts fresh.
+    let generation = SessionGeneration(sessionState: authService.sessionState) {
+      [weak self] user in
+      wasOpen.withLock { $0 = false }
+      self?.disconnect()
+      repo.forgetLastEventID()
+      if user != nil { self?.connect() }
     }
+    session.withLock { $0 = generation }
+    if authService.sessionState.value.user != nil { connect() }
   }
 
   /// See ``ConnectionService/reconnectNow()``.
@@ -114,8 +111,10 @@ public final class ConnectionServiceImpl: ConnectionService {
 
   /// Connects if not connected.
   func connect() {
+    guard let session = session.withLock({ $0 }) else { return }
     stream.withLock { task in
       guard task == nil else { return }
+      let mark = session.mark
       task = Task { [repo, events, authService, restartBackoff, sleep, logger, wakeUp] in
         var quietStreams = 0
         while !Task.isCancelled {
@@ -123,6 +122,8 @@ public final class ConnectionServiceImpl: ConnectionService {
           let wakes = wakeUp.wakeCount
           var delivered = false
           for await event in repo.events() {
+            // An event read as the session ended is the ended session's: dropped.
+            guard !Task.isCancelled, session.isCurrent(mark) else { return }
             delivered = true
             switch event {
             case .taskCreated(let task): events.send(.taskCreated(TaskItem(task)))
@@ -154,16 +155,5 @@ public final class ConnectionServiceImpl: ConnectionService {
       return task
     }
     task?.cancel()
-  }
-}
-
-/// Which user's stream the connection service follows.
-private struct StreamOwner {
-  private var userID: Int?
-
-  /// Records `userID`; returns whether it differs from an earlier one (not the first).
-  mutating func replace(with userID: Int) -> Bool {
-    defer { self.userID = userID }
-    return self.userID.map { $0 != userID } ?? false
   }
 }

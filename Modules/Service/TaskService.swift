@@ -72,11 +72,17 @@ extension TaskService {
 }
 
 /// The ``TaskService`` over a ``ProjectRepo`` and a ``TaskRepo``.
+///
+/// What it learns after an `await` (a page, a task read, the server's answer to a change) is
+/// remembered and announced only in the session the call began in (``SessionGeneration``): an
+/// answer that arrives after a sign-out, or after another user signed in, is dropped, and the
+/// call throws ``ServiceError/Kind/cancelled``.
 public final class TaskServiceImpl: TaskService {
   private let projectRepo: any ProjectRepo
   private let taskRepo: any TaskRepo
   private let observations: [ObservationToken]
-  /// The tasks seen since sign-in, by id (at most ``seenLimit``; the oldest seen go first).
+  private let session: SessionGeneration
+  /// The tasks seen in this session, by id (at most ``seenLimit``; the oldest seen go first).
   private let seen = Lock(SeenTasks())
   /// See ``TaskService/changes``.
   public let changes = Broadcast<TaskChange>()
@@ -85,8 +91,9 @@ public final class TaskServiceImpl: TaskService {
   public static let seenLimit = 2000
 
   /// Creates the service. It clears the repositories' caches, and forgets the tasks it saw,
-  /// whenever the session ends; and the projects' member lists whenever the signed-in user's
-  /// name changes (`currentUser`: a ``UserService``'s), so no screen loads the old name again.
+  /// whenever the session ends or another user's begins; and the projects' member lists
+  /// whenever the signed-in user's name changes (`currentUser`: a ``UserService``'s), so no
+  /// screen loads the old name again.
   public init(
     projectRepo: any ProjectRepo, taskRepo: any TaskRepo, sessionState: Relay<SessionState>,
     currentUser: Relay<User?>? = nil
@@ -94,14 +101,12 @@ public final class TaskServiceImpl: TaskService {
     self.projectRepo = projectRepo
     self.taskRepo = taskRepo
     let seen = seen
-    var observations = [
-      sessionState.observe { state in
-        guard state.user == nil else { return }
-        projectRepo.clear()
-        taskRepo.clear()
-        seen.withLock { $0 = SeenTasks() }
-      }
-    ]
+    session = SessionGeneration(sessionState: sessionState) { _ in
+      projectRepo.clear()
+      taskRepo.clear()
+      seen.withLock { $0 = SeenTasks() }
+    }
+    var observations: [ObservationToken] = []
     if let currentUser {
       let names = Lock([Int: String]())
       if let user = currentUser.value { names.withLock { $0[user.id] = user.displayName } }
@@ -154,21 +159,39 @@ public final class TaskServiceImpl: TaskService {
     taskRepo.storedTasks(projectID: projectID)?.map { TaskPage($0) }
   }
 
-  /// Sends `change`, remembering the task as it now is (forgetting a removed one).
-  private func announce(_ change: TaskChange) {
-    switch change {
-    case .created(let task), .updated(let task), .restored(let task): remember([task])
-    case .removed(let task): seen.withLock { _ = $0.tasks.removeValue(forKey: task.id) }
+  /// Sends `change`, remembering the task as it now is (forgetting a removed one), if the
+  /// session is still the one `mark` names; returns whether it was.
+  @discardableResult
+  private func announce(_ change: TaskChange, in mark: SessionGeneration.Mark) -> Bool {
+    let current = session.ifCurrent(mark) {
+      seen.withLock { seen in
+        switch change {
+        case .created(let task), .updated(let task), .restored(let task):
+          seen.insert(task, limit: Self.seenLimit)
+        case .removed(let task):
+          seen.tasks.removeValue(forKey: task.id)
+        }
+      }
     }
+    guard current else { return false }
+    // Sent after the check: a screen of the next session cannot exist yet (it is built after a
+    // sign-in, which the change of session precedes), and the old session's screens are gone.
     changes.send(change)
+    return true
   }
 
-  /// Remembers `tasks` as seen now.
-  private func remember(_ tasks: [TaskItem]) {
-    seen.withLock { seen in
-      for task in tasks { seen.insert(task, limit: Self.seenLimit) }
+  /// Remembers `tasks` as seen now, if the session is still the one `mark` names.
+  private func remember(_ tasks: [TaskItem], in mark: SessionGeneration.Mark) -> Bool {
+    session.ifCurrent(mark) {
+      seen.withLock { seen in
+        for task in tasks { seen.insert(task, limit: Self.seenLimit) }
+      }
     }
   }
+
+  /// The error of a call whose answer came after its session ended.
+  private static let sessionChanged = ServiceError(
+    .cancelled, "The session changed while this was loading.")
 
   /// See ``TaskService/projects(forceRefresh:)``.
   public func projects(forceRefresh: Bool = false) async throws(ServiceError) -> [Project] {
@@ -210,26 +233,30 @@ public final class TaskServiceImpl: TaskService {
     projectID: Int, matching query: String = "", after cursor: String? = nil,
     forceRefresh: Bool = false
   ) async throws(ServiceError) -> TaskPage {
+    let mark = session.mark
+    let page: TaskPage
     do {
-      let page = TaskPage(
+      page = TaskPage(
         try await taskRepo.tasks(
           projectID: projectID, matching: query, after: cursor, forceRefresh: forceRefresh))
-      remember(page.tasks)
-      return page
     } catch {
       throw ServiceError(error)
     }
+    guard remember(page.tasks, in: mark) else { throw Self.sessionChanged }
+    return page
   }
 
   /// See ``TaskService/task(id:)``: `GET /tasks/:id`.
   public func task(id: Int) async throws(ServiceError) -> TaskItem {
+    let mark = session.mark
+    let task: TaskItem
     do {
-      let task = TaskItem(try await taskRepo.task(id: id))
-      remember([task])
-      return task
+      task = TaskItem(try await taskRepo.task(id: id))
     } catch {
       throw ServiceError(error)
     }
+    guard remember([task], in: mark) else { throw Self.sessionChanged }
+    return task
   }
 
   /// See ``TaskService/updateTask(_:title:isDone:)``. A blank title is refused before any
@@ -244,26 +271,28 @@ public final class TaskServiceImpl: TaskService {
     var changed = task
     if let title { changed.title = title }
     if let isDone { changed.isDone = isDone }
-    announce(.updated(changed))
+    let mark = session.mark
+    announce(.updated(changed), in: mark)
+    let saved: TaskItem
     do {
-      let saved = TaskItem(
+      saved = TaskItem(
         try await taskRepo.updateTask(id: task.id, TaskChangeModel(title: title, isDone: isDone)))
-      announce(.updated(saved))
-      return saved
     } catch {
       switch await settle(task, after: error) {
       case .some(let current)
       where current.title == changed.title && current.isDone == changed.isDone:
         // Made after all (only its answer was lost).
-        announce(.updated(current))
+        guard announce(.updated(current), in: mark) else { throw Self.sessionChanged }
         return current
       case .some(let current):
-        announce(.updated(current))
+        announce(.updated(current), in: mark)
       case .none:
-        announce(.removed(task))
+        announce(.removed(task), in: mark)
       }
       throw ServiceError(error)
     }
+    guard announce(.updated(saved), in: mark) else { throw Self.sessionChanged }
+    return saved
   }
 
   /// The task as the server has it after a change failed with `error`: as it was when the
@@ -297,13 +326,14 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/deleteTask(_:)``.
   public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
-    announce(.removed(task))
+    let mark = session.mark
+    announce(.removed(task), in: mark)
     do {
       try await taskRepo.deleteTask(id: task.id, projectID: task.projectID)
     } catch {
       // Gone after all (only the answer was lost): deleted.
       guard let current = await settle(task, after: error) else { return }
-      announce(.restored(current))
+      announce(.restored(current), in: mark)
       throw ServiceError(error)
     }
   }
@@ -313,6 +343,7 @@ public final class TaskServiceImpl: TaskService {
     guard !draft.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw ServiceError(.validation, "Title is required.", fields: ["title": "required"])
     }
+    let mark = session.mark
     let task: TaskItem
     do {
       task = TaskItem(
@@ -325,7 +356,7 @@ public final class TaskServiceImpl: TaskService {
     } catch {
       throw ServiceError(error)
     }
-    announce(.created(task))
+    guard announce(.created(task), in: mark) else { throw Self.sessionChanged }
     return task
   }
 }

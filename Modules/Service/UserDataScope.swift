@@ -3,19 +3,36 @@ import TrellisRepository
 
 /// Keeps what the app stores on the device (cached answers, drafts) to the signed-in user: each
 /// ``TrellisRepository/UserLocalStore`` serves the user who signed in, or whose session was
-/// restored at launch (their data stays), and every other user's data is erased; a sign-out,
-/// or a session the server ended, erases all of it. The data is the user's: the next person to
-/// sign in on the machine sees nothing of it, in the app or on disk.
+/// restored at launch (their data stays), and every other user's data is erased. The data is
+/// the user's: the next person to sign in on the machine sees nothing of it, in the app or on
+/// disk.
+///
+/// | What happens | caches | drafts |
+/// |---|---|---|
+/// | the user signs in (or the session is restored) | theirs kept, others' erased | theirs kept, others' erased |
+/// | the user signs out | erased | erased |
+/// | the server ends the session (expired, revoked) | erased | kept on disk for that user |
+/// | another user signs in (with or without a sign-out) | erased | erased |
+/// | a launch starts signed out | nothing erased | nothing erased |
+///
+/// Drafts are what the user typed: a session the server ended is not the user leaving, and
+/// the same user signing in again finds them (another user erases them).
 public final class UserDataScope: Sendable {
   private let observation: ObservationToken
 
-  /// Follows `sessionState` for `stores`. It acts on what the session does, not on every state
-  /// sent: a sign-in (or a restored session) keeps that user's data and erases every other
-  /// user's; a sign-out or a session the server ended erases all of it. A launch that starts
-  /// signed out (no session, or a session file that could not be read this time: it is kept,
-  /// and so is the data) erases nothing.
-  public init(stores: [UserLocalStore], sessionState: Relay<SessionState>) {
+  /// Follows `sessionState` for `caches` (answers kept to show at once: erased whenever the
+  /// session ends) and `drafts` (input the user typed: kept for the same user across a session
+  /// the server ended). It acts on what the session does, not on every state sent: a sign-in
+  /// (or a restored session) keeps that user's data and erases every other user's; a sign-out
+  /// erases all of it; a session the server ended erases the caches and sets the drafts aside
+  /// (``TrellisRepository/UserLocalStore/setAside()``). A launch that starts signed out (no
+  /// session, or a session file that could not be read this time: it is kept, and so is the
+  /// data) erases nothing.
+  public init(
+    caches: [UserLocalStore], drafts: [UserLocalStore] = [], sessionState: Relay<SessionState>
+  ) {
     let last = Lock(sessionState.value)
+    let stores = caches + drafts
     observation = sessionState.observe { state in
       let previous = last.withLock { last in
         defer { last = state }
@@ -25,7 +42,8 @@ public final class UserDataScope: Sendable {
       case .signedIn(let user):
         for store in stores { store.setUser(user.id) }
       case .expired:
-        for store in stores { store.setUser(nil) }
+        for store in caches { store.setUser(nil) }
+        for store in drafts { store.setAside() }
       case .signedOut:
         guard previous.user != nil else { return }
         for store in stores { store.setUser(nil) }

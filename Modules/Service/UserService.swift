@@ -13,16 +13,20 @@ public protocol UserService: Sendable {
 }
 
 /// The ``UserService`` over a ``UserRepo`` (FLo's `UserServiceImpl(userDataRepo:)`).
+///
+/// A user loaded or changed is published only in the session the call began in
+/// (``SessionGeneration``): an answer that arrives after a sign-out, or after another user
+/// signed in, is dropped and the call throws ``ServiceError/Kind/cancelled``.
 public final class UserServiceImpl: UserService {
   /// See ``UserService/currentUser``.
   public let currentUser = Relay<User?>(nil)
   private let repo: any UserRepo
-  private let sessionObservation: ObservationToken
+  private let session: SessionGeneration
 
   /// Creates the service. It forgets the user, and the repository's cache, whenever the
-  /// session ends. Until the user is loaded it publishes the session's user, or the one the
-  /// repository kept from an earlier launch when it is the same user (it is newer: a profile
-  /// changed since the sign-in).
+  /// session ends or another user's begins. Until the user is loaded it publishes the session's
+  /// user, or the one the repository kept from an earlier launch when it is the same user (it
+  /// is newer: a profile changed since the sign-in).
   public init(repo: any UserRepo, sessionState: Relay<SessionState>) {
     self.repo = repo
     let currentUser = currentUser
@@ -30,27 +34,41 @@ public final class UserServiceImpl: UserService {
       guard let kept = repo.storedUser()?.value, kept.id == user.id else { return user }
       return User(kept)
     }
-    sessionObservation = sessionState.observe { state in
-      switch state {
-      case .signedIn(let user):
-        if currentUser.value?.id != user.id { currentUser.send(known(user)) }
-      case .signedOut, .expired:
-        repo.clear()
-        currentUser.send(nil)
-      }
+    session = SessionGeneration(sessionState: sessionState) { user in
+      repo.clear()
+      currentUser.send(user.map(known))
     }
     currentUser.send(sessionState.value.user.map(known))
   }
 
+  /// Publishes `user` if the session is still the one `mark` names (under the relay's lock,
+  /// so a change of session, which publishes after it moved, always comes after); returns
+  /// whether it was.
+  private func publish(_ user: User, in mark: SessionGeneration.Mark) -> Bool {
+    var published = false
+    currentUser.update { current in
+      guard session.isCurrent(mark) else { return }
+      current = user
+      published = true
+    }
+    return published
+  }
+
+  /// The error of a call whose answer came after its session ended.
+  private static let sessionChanged = ServiceError(
+    .cancelled, "The session changed while this was loading.")
+
   /// See ``UserService/loadCurrentUser(forceRefresh:)``.
   public func loadCurrentUser(forceRefresh: Bool = false) async throws(ServiceError) -> User {
+    let mark = session.mark
+    let user: User
     do {
-      let user = User(try await repo.currentUser(forceRefresh: forceRefresh))
-      currentUser.send(user)
-      return user
+      user = User(try await repo.currentUser(forceRefresh: forceRefresh))
     } catch {
       throw ServiceError(error)
     }
+    guard publish(user, in: mark) else { throw Self.sessionChanged }
+    return user
   }
 
   /// See ``UserService/updateProfile(displayName:title:bio:)``.
@@ -61,14 +79,16 @@ public final class UserServiceImpl: UserService {
       throw ServiceError(
         .validation, "Display name is required.", fields: ["displayName": "required"])
     }
+    let mark = session.mark
+    let user: User
     do {
-      let user = User(
+      user = User(
         try await repo.updateProfile(
           ProfileChangeModel(displayName: displayName, title: title, bio: bio)))
-      currentUser.send(user)
-      return user
     } catch {
       throw ServiceError(error)
     }
+    guard publish(user, in: mark) else { throw Self.sessionChanged }
+    return user
   }
 }

@@ -462,8 +462,8 @@ struct DemoBehaviourTests {
   /// An idle stream is not a silent one: a comment line at the configured interval proves the
   /// connection alive, and the default is no longer than the app's idle timeout counts on.
   @Test func anIdleStreamGetsAHeartbeatAtTheConfiguredInterval() async throws {
-    #expect(DemoConfiguration.instant.eventHeartbeatInterval == .seconds(15))
-    #expect(DemoConfiguration.demo.eventHeartbeatInterval == .seconds(15))
+    #expect(DemoConfiguration.instant.eventHeartbeatInterval == .seconds(5))
+    #expect(DemoConfiguration.demo.eventHeartbeatInterval == .seconds(5))
     var configuration = DemoConfiguration.instant
     configuration.eventHeartbeatInterval = .milliseconds(50)
     let backend = DemoBackend(configuration: configuration)

@@ -43,6 +43,29 @@ struct SessionPersistenceTests {
     #expect(await refresh(DemoBackend(sessionsFile: file), rotated.refreshToken).status == 401)
   }
 
+  /// A copy of the app that died between writing the sessions' temporary file and renaming it
+  /// left refresh tokens in `<file>.tmp-<pid>`. The next backend on the folder removes the
+  /// files of processes that are gone, and any older than a minute; a fresh one of a live
+  /// process (another copy writing now) is left alone.
+  @Test func temporaryFilesOfADeadCopyAreRemovedAtLaunch() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let secret = Data(#"{"grants":[{"refreshToken":"rt-secret"}]}"#.utf8)
+    // No process has an id this high (Linux's pid_max is at most 2^22).
+    let ofADeadProcess = folder.appendingPathComponent("sessions.json.tmp-2147483000")
+    let old = folder.appendingPathComponent("sessions.json.tmp-\(getpid())")
+    let live = folder.appendingPathComponent("sessions.json.tmp-1")  // init: always running
+    let unrelated = folder.appendingPathComponent("notes.json.tmp-2147483000")
+    for leftover in [ofADeadProcess, old, live, unrelated] { try secret.write(to: leftover) }
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: old.path)
+    _ = DemoBackend(sessionsFile: file)
+    #expect(!FileManager.default.fileExists(atPath: ofADeadProcess.path))
+    #expect(!FileManager.default.fileExists(atPath: old.path))
+    #expect(FileManager.default.fileExists(atPath: live.path))
+    #expect(FileManager.default.fileExists(atPath: unrelated.path))
+  }
+
   /// A relaunched app's first requests (its event stream among them) carry the access token it
   /// saved; the relaunched backend knows it, so they do not first fail with 401 and a refresh.
   @Test func anAccessTokenOutlivesTheBackendUntilItExpires() async throws {

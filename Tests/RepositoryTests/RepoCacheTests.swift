@@ -51,7 +51,17 @@ struct RepoCacheTests {
   @Test func storeReplacesTheValue() async throws {
     let cache = RepoCache<String, Int>(lifetime: .seconds(30))
     _ = await cache.value(for: "me", forceRefresh: false) { 1 }
-    cache.store(2, for: "me")
+    cache.store(2, for: "me", ifClearedNotSince: cache.era)
     #expect(await cache.value(for: "me", forceRefresh: false) { 3 } == 2)
+  }
+
+  /// A write's answer that arrives after the cache was cleared (a sign-out while the write was
+  /// out) belongs to the session that ended: it is not stored for the next one.
+  @Test func anAnswerStoredAfterAClearIsDropped() async throws {
+    let cache = RepoCache<String, Int>(lifetime: .seconds(30))
+    let era = cache.era
+    cache.invalidateAll()  // signed out while the request was out
+    cache.store(2, for: "me", ifClearedNotSince: era)
+    #expect(await cache.value(for: "me", forceRefresh: false) { 3 } == 3)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TrellisCore
 import TrellisCoreTesting
@@ -80,6 +81,43 @@ struct AdoptedSessionTests {
     await #expect(throws: AuthenticationFailure.self) { try await second.refreshAccessToken() }
     #expect(second.sessionState.value.user == nil)
     #expect(second.currentAccessToken == nil)
+    #expect(try FileSessionStore(fileURL: file).load()?.refreshToken == "rt-2")
+  }
+
+  /// The refresh of the session held is refused because an instance that does not take turns
+  /// spent its refresh token meanwhile; the session it saved is taken, its access token has
+  /// expired, and its refresh is refused too. That session ends here: nobody else would end
+  /// it (the plugin asks to end the one held before, which is no longer current).
+  @Test func aSessionTakenAfterARefusalWhoseRefreshIsRefusedTooEnds() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let server = RotatingAuthServer()
+    let repo = RotatingAuthRepo(server: server)
+    let start = Date()
+    let clock = Mutex(start)
+    let service = makeService(repo, file) { clock.withLock { $0 } }
+    _ = try await service.login(username: "alice", password: "alice1234")
+    clock.withLock { $0 = start.addingTimeInterval(7200) }
+    repo.gate.close()
+    let refresh = Task { try await service.refreshAccessToken() }
+    await repo.gate.waitForArrivals(1)
+    // Another instance, not taking turns, spends rt-1 and saves its session, issued an hour
+    // ago (newer than the one held here; its access token has expired); then the server ends
+    // that session too.
+    let other = try server.refresh("rt-1")
+    let issued = start.addingTimeInterval(3600)
+    try FileSessionStore(fileURL: file).save(
+      Session(
+        accessToken: other.accessToken, expiresAt: issued.addingTimeInterval(600),
+        refreshToken: other.refreshToken, user: User(UserModel.alice), issuedAt: issued))
+    server.revoke(other.refreshToken)
+    repo.gate.open()
+    await #expect(throws: AuthenticationFailure.self) { try await refresh.value }
+    #expect(server.refreshCalls == ["rt-1", "rt-1", "rt-2"])
+    #expect(service.currentAccessToken == nil)
+    #expect(service.sessionState.value.user == nil)
+    // Taken from the other instance: the file keeps it for that instance to end.
     #expect(try FileSessionStore(fileURL: file).load()?.refreshToken == "rt-2")
   }
 

@@ -144,20 +144,45 @@ struct ConnectionRecoveryTests {
   }
 
   /// Where the stream stood is kept across its restarts while the session lasts (the server
-  /// replays what was missed), and forgotten when it ends: the next user's stream starts fresh.
+  /// replays what was missed), and forgotten whenever a session ends or another begins: the
+  /// next user's stream starts fresh.
   @Test func theStreamsPlaceIsForgottenWhenTheSessionEndsOrTheUserChanges() async throws {
     let repo = FakeEventRepo()
     let auth = try await signedIn()
     let service = ConnectionServiceImpl(repo: repo, authService: auth)
+    service.reconnectNow()
     #expect(repo.forgetRequests == 0)
     await auth.logout()
     #expect(repo.forgetRequests == 1)
     _ = try await auth.login(username: "alice", password: "alice1234")
-    #expect(repo.forgetRequests == 1)
+    #expect(repo.forgetRequests == 2)
     // A sign-in as someone else, without a sign-out between (another instance's session).
     auth.sessionState.send(.signedIn(User(.bob)))
-    #expect(repo.forgetRequests == 2)
+    #expect(repo.forgetRequests == 3)
     _ = service
+  }
+
+  /// Another user signs in with no sign-out between: the stream opened with the first user's
+  /// token is closed and one opened for the second; what the first user's stream still says
+  /// (its `session.revoked`, its tasks) reaches nobody, and the second user stays signed in.
+  @Test func anotherUsersSignInIsASignOutAndASignInForTheStream() async throws {
+    let repo = FakeEventRepo()
+    let auth = FakeAuthService()
+    auth.sessionState.send(.signedIn(.alice))
+    let service = ConnectionServiceImpl(repo: repo, authService: auth)
+    var events = service.events.events.makeAsyncIterator()
+    try #require(await eventually { repo.subscriberCount == 1 })
+    #expect(repo.connectionCount == 1)
+
+    auth.sessionState.send(.signedIn(User(.bob)))
+    try #require(await eventually { repo.connectionCount == 2 && repo.subscriberCount == 1 })
+    #expect(!repo.send(.sessionRevoked(reason: "revoked"), onConnection: 1))
+    let task = TaskModel(
+      id: 9, projectID: 1, title: "For Bob", body: "", milestoneID: nil, tagIDs: [],
+      assigneeIDs: [], attachments: [], createdBy: 3, createdAt: Date())
+    #expect(repo.send(.taskCreated(task), onConnection: 2))
+    #expect(await events.next() == .taskCreated(TaskItem(task)))
+    #expect(auth.sessionState.value == .signedIn(User(.bob)))
   }
 
   @Test func everySignThatTheNetworkChangedReplacesTheStreamsConnection() async throws {

@@ -32,6 +32,25 @@ struct DataServiceTests {
     #expect(repo.clearCount == 1)
   }
 
+  /// A profile loaded (or changed) whose answer arrives after Alice signed out and Bob signed in
+  /// is not published for Bob, and the call says the session changed.
+  @Test func aUserLoadedAfterTheSessionChangedIsNotPublished() async throws {
+    let session = Relay(SessionState.signedIn(.alice))
+    let repo = GatedUserRepo()
+    let service = UserServiceImpl(repo: repo, sessionState: session)
+    repo.gate.close()
+    let load = Task { try await service.loadCurrentUser(forceRefresh: true) }
+    await repo.gate.waitForArrivals(1)
+    session.send(.signedIn(User(.bob)))  // no sign-out between
+    #expect(service.currentUser.value?.id == 2)
+    #expect(repo.clearCount == 1)
+    repo.gate.open()
+    await #expect(throws: ServiceError(.cancelled, "The session changed while this was loading.")) {
+      try await load.value
+    }
+    #expect(service.currentUser.value?.id == 2)
+  }
+
   /// Signed in (a restored session), the user shown before any request is the one an earlier
   /// launch kept when it is the same user: it is newer than the session's (a profile changed
   /// since the sign-in); another user's kept one is never shown.
@@ -272,6 +291,65 @@ struct DataServiceTests {
     #expect(service.lastKnownTask(id: other.id) == nil)
   }
 
+  /// The review's scenario: a change fails with no answer, so the task is read again; the read
+  /// answers after Alice signed out and Bob signed in. Nothing of Alice's task is remembered or
+  /// announced for Bob: the link to it shows him nothing she saw, whatever the server answers.
+  @Test func aReadThatAnswersAfterASignOutIsNotKeptForTheNextUser() async throws {
+    let session = Relay(SessionState.signedIn(.alice))
+    let tasks = FakeTaskRepo()
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(), taskRepo: tasks, sessionState: session)
+    let task = TaskItem(try await tasks.createTask(projectID: 1, NewTaskModel(title: "Alice's")))
+    let announced = Mutex<[TaskChange]>([])
+    let listening = Task {
+      for await change in service.changes.events { announced.withLock { $0.append(change) } }
+    }
+    defer { listening.cancel() }
+    try #require(await eventually { service.changes.subscriberCount == 1 })
+    tasks.failChanges(with: .offline("The connection was lost."))
+    tasks.readGate.close()
+    let change = Task { try await service.updateTask(task, title: "Renamed", isDone: nil) }
+    await tasks.readGate.waitForArrivals(1)  // settle's read is out
+    session.send(.signedOut)
+    session.send(.signedIn(User(.bob)))
+    try #require(await eventually { announced.withLock { $0.count } == 1 })  // the optimistic one
+    tasks.readGate.open()
+    await #expect(throws: ServiceError.self) { try await change.value }
+    #expect(service.lastKnownTask(id: task.id) == nil)
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(announced.withLock { $0.count } == 1)
+
+    // A page that answers after the session changed is not kept either, and says so.
+    tasks.readGate.close()
+    let page = Task {
+      try await service.tasks(projectID: 1, matching: "", after: nil, forceRefresh: true)
+    }
+    await tasks.readGate.waitForArrivals(2)
+    session.send(.signedOut)
+    tasks.readGate.open()
+    await #expect(throws: ServiceError(.cancelled, "The session changed while this was loading.")) {
+      try await page.value
+    }
+    #expect(service.lastKnownTask(id: task.id) == nil)
+  }
+
+  /// Another user signing in with no sign-out between is a sign-out and a sign-in: the
+  /// repositories' caches are cleared and the tasks seen are forgotten.
+  @Test func anotherUsersSignInClearsWhatTheFirstUserLoaded() async throws {
+    let session = Relay(SessionState.signedIn(.alice))
+    let projects = FakeProjectRepo()
+    let tasks = FakeTaskRepo()
+    let service = TaskServiceImpl(projectRepo: projects, taskRepo: tasks, sessionState: session)
+    let task = try await service.createTask(TaskDraft(projectID: 1, title: "Alice's"))
+    #expect(service.lastKnownTask(id: task.id) != nil)
+    session.send(.signedIn(User(.bob)))
+    #expect(service.lastKnownTask(id: task.id) == nil)
+    #expect(projects.clearCount == 1)
+    #expect(tasks.clearCount == 1)
+    session.send(.signedIn(User(.bob)))  // the same session (a refresh): nothing more
+    #expect(tasks.clearCount == 1)
+  }
+
   /// The user's name changed (the profile): the projects' member lists, which name the user,
   /// are loaded afresh, so a form opened later shows the new name.
   @Test func aChangedDisplayNameClearsTheCachedMembers() {
@@ -355,4 +433,25 @@ final class RecordingFileRepo: FileRepo {
     progress?(1)
     return FileModel(id: 1, name: fileName, size: data.count, contentType: contentType)
   }
+}
+
+/// A user repository answering Alice's profile through a gate the test opens.
+final class GatedUserRepo: UserRepo {
+  let gate = CallGate()
+  private let clears = Mutex(0)
+  var clearCount: Int { clears.withLock { $0 } }
+
+  func currentUser(forceRefresh: Bool) async throws(RepositoryError) -> UserModel {
+    await gate.enter("me")
+    gate.leave()
+    return .alice
+  }
+
+  func updateProfile(_ change: ProfileChangeModel) async throws(RepositoryError) -> UserModel {
+    await gate.enter("update")
+    gate.leave()
+    return .alice
+  }
+
+  func clear() { clears.withLock { $0 += 1 } }
 }

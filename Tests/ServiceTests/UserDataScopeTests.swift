@@ -26,7 +26,7 @@ struct UserDataScopeTests {
     defer { try? FileManager.default.removeItem(at: root) }
     let store = UserLocalStore(root: root)
     let session = Relay(SessionState.signedOut)
-    let scope = UserDataScope(stores: [store], sessionState: session)
+    let scope = UserDataScope(caches: [store], sessionState: session)
     defer { withExtendedLifetime(scope) {} }
 
     session.send(.signedIn(.alice))
@@ -58,11 +58,60 @@ struct UserDataScopeTests {
 
     let store = UserLocalStore(root: root)
     let session = Relay(SessionState.signedOut)
-    let scope = UserDataScope(stores: [store], sessionState: session)
+    let scope = UserDataScope(caches: [store], sessionState: session)
     defer { withExtendedLifetime(scope) {} }
     session.send(.signedOut)  // the restore: the file could not be read
     #expect(try users() == ["user-1"])
     session.send(.signedIn(.alice))  // the next restore reads it
     #expect(store.read("draft.compose") != nil)
+  }
+
+  /// What the user typed outlives a session the server ended: the drafts stay on disk (a draft
+  /// being written as it ended lands there too), the same user signing in again finds them,
+  /// and the cached answers go as before. Another user signing in erases them; so does a
+  /// sign-out the user chose.
+  @Test func draftsOutliveASessionTheServerEndedForTheSameUserOnly() async throws {
+    defer { try? FileManager.default.removeItem(at: root) }
+    let cacheRoot = root.appendingPathComponent("cache", isDirectory: true)
+    let draftsRoot = root.appendingPathComponent("drafts", isDirectory: true)
+    let cache = UserLocalStore(root: cacheRoot)
+    let drafts = UserLocalStore(root: draftsRoot)
+    let session = Relay(SessionState.signedOut)
+    let scope = UserDataScope(caches: [cache], drafts: [drafts], sessionState: session)
+    defer { withExtendedLifetime(scope) {} }
+    let draftService = DraftServiceImpl(store: drafts, delay: .seconds(3600))
+    func folders(_ root: URL) -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted()
+    }
+
+    session.send(.signedIn(.alice))
+    cache.write("projects", Data("[]".utf8))
+    draftService.keep(["title": "Written before"], for: "draft.compose")
+    draftService.flush()
+    draftService.keep(["title": "Being written"], for: "draft.rename.7")
+    session.send(.expired(reason: "Your session has ended. Sign in again."))
+    draftService.flush()  // the pending draft, typed in her session, is hers
+    #expect(folders(cacheRoot).isEmpty)
+    #expect(folders(draftsRoot) == ["user-1"])
+    #expect(drafts.read("draft.compose") == nil)  // nobody is served meanwhile
+    #expect(draftService.draft([String: String].self, for: "draft.compose") == nil)
+
+    session.send(.signedIn(.alice))  // she signs in again
+    #expect(
+      draftService.draft([String: String].self, for: "draft.compose")?["title"] == "Written before")
+    #expect(
+      draftService.draft([String: String].self, for: "draft.rename.7")?["title"] == "Being written")
+
+    session.send(.expired(reason: "revoked"))
+    session.send(.signedIn(Self.bob))  // another user: hers are gone
+    #expect(folders(draftsRoot).isEmpty)
+    #expect(draftService.draft([String: String].self, for: "draft.compose") == nil)
+
+    draftService.keep(["title": "Bob's"], for: "draft.compose")
+    draftService.flush()
+    session.send(.signedOut)  // he chose to sign out: erased
+    #expect(folders(draftsRoot).isEmpty)
+    session.send(.signedIn(Self.bob))
+    #expect(draftService.draft([String: String].self, for: "draft.compose") == nil)
   }
 }

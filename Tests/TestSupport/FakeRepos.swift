@@ -149,6 +149,9 @@ public final class FakeTaskRepo: TaskRepo {
     Mutex(([:], [:]))
   /// How many tasks a page has.
   public let pageSize: Int
+  /// Holds `task(id:)` and `tasks(...)` calls while closed (open by default): an answer the
+  /// test lets arrive later, after a sign-out, say.
+  public let readGate = CallGate()
 
   /// Creates the fake.
   public init(pageSize: Int = 20) {
@@ -182,6 +185,8 @@ public final class FakeTaskRepo: TaskRepo {
   public func tasks(
     projectID: Int, matching query: String, after cursor: String?, forceRefresh: Bool
   ) async throws(RepositoryError) -> TaskPageModel {
+    await readGate.enter("tasks \(projectID)")
+    defer { readGate.leave() }
     let (page, next) = FakePaging.page(
       tasks.withLock { $0.filter { $0.projectID == projectID } }, id: \.id, title: \.title,
       matching: query, after: cursor, size: pageSize)
@@ -205,6 +210,8 @@ public final class FakeTaskRepo: TaskRepo {
   /// The protocol requirement, answered from the fake's state; a cancelled caller gets
   /// `.cancelled`, as from a real requester.
   public func task(id: Int) async throws(RepositoryError) -> TaskModel {
+    await readGate.enter("task \(id)")
+    defer { readGate.leave() }
     if Task.isCancelled { throw .cancelled }
     guard let task = tasks.withLock({ $0.first { $0.id == id } }) else {
       throw .notFound("There is no task \(id) in your projects.")
@@ -253,7 +260,8 @@ public final class FakeTaskRepo: TaskRepo {
 public final class FakeEventRepo: EventRepo {
   /// The protocol requirement, answered from the fake's state.
   public let connectionState = Relay(EventStreamState.idle)
-  private let outlet = Broadcast<ServerEventModel>()
+  /// Each call of `events()`'s stream, by its number (from 1), while it is consumed.
+  private let streams = Mutex<[Int: AsyncStream<ServerEventModel>.Continuation]>([:])
   private let connections = Mutex(0)
   private let reconnects = Mutex(0)
   private let forgets = Mutex(0)
@@ -264,15 +272,34 @@ public final class FakeEventRepo: EventRepo {
   /// How many times `events()` was called.
   public var connectionCount: Int { connections.withLock { $0 } }
   /// How many consumers are connected now.
-  public var subscriberCount: Int { outlet.subscriberCount }
+  public var subscriberCount: Int { streams.withLock { $0.count } }
 
   /// Delivers `event` to the connected consumers.
-  public func send(_ event: ServerEventModel) { outlet.send(event) }
+  public func send(_ event: ServerEventModel) {
+    for stream in streams.withLock({ Array($0.values) }) { stream.yield(event) }
+  }
+
+  /// Delivers `event` on the stream of the `connection`th call of `events()` only (as a server
+  /// does on one connection), if it is still consumed; returns whether it is.
+  @discardableResult
+  public func send(_ event: ServerEventModel, onConnection connection: Int) -> Bool {
+    guard let stream = streams.withLock({ $0[connection] }) else { return false }
+    stream.yield(event)
+    return true
+  }
 
   /// The protocol requirement, answered from the fake's state.
   public func events() -> AsyncStream<ServerEventModel> {
-    connections.withLock { $0 += 1 }
-    return outlet.events
+    let (stream, continuation) = AsyncStream<ServerEventModel>.makeStream()
+    let number = connections.withLock { count in
+      count += 1
+      return count
+    }
+    streams.withLock { $0[number] = continuation }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.streams.withLock { $0.removeValue(forKey: number) }
+    }
+    return stream
   }
 
   /// How many times ``reconnectNow()`` was called.

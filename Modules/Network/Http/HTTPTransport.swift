@@ -3,13 +3,27 @@ import Foundation
 /// Called with the fraction (0...1) of the request body sent so far.
 public typealias HTTPProgressHandler = @Sendable (Double) -> Void
 
+/// A transport that may keep connections open between calls, and can be told to open new ones.
+public protocol ConnectionResettable: Sendable {
+  /// Opens new connections for the calls from now on: the network may have changed, and a
+  /// connection kept open from before may be dead without knowing it (after a tunnel or a
+  /// handover a kept-alive connection falls silent; it is not closed). Calls in flight go on.
+  /// Default: nothing (a transport that keeps no connections).
+  func resetConnections()
+}
+
+extension ConnectionResettable {
+  /// Nothing: this transport keeps no connections.
+  public func resetConnections() {}
+}
+
 /// Sends one request and returns the response, whatever its status: the part of the stack
 /// that touches the network (or pretends to).
 ///
 /// Trellis has two: ``URLSessionTransport`` for real HTTP and ``StubTransport`` for the
 /// endpoints' stub answers or an in-process backend. Cancelling the calling task must cancel
 /// the request and throw ``HTTPError/transport(_:)`` with kind `.cancelled`.
-public protocol HTTPTransport: Sendable {
+public protocol HTTPTransport: ConnectionResettable {
   /// Sends `request` (built from `endpoint`) and returns the response.
   ///
   /// - Parameter progress: Told how much of the body has been sent, where the transport can
@@ -44,7 +58,7 @@ public struct HTTPStreamingResponse: Sendable {
 }
 
 /// A transport that can deliver a response body incrementally, for event streams.
-public protocol StreamingHTTPTransport: Sendable {
+public protocol StreamingHTTPTransport: ConnectionResettable {
   /// Sends `request` and returns as soon as the status and headers arrive. Cancelling the
   /// task iterating the body closes the connection.
   func openStream(_ request: HTTPRequest) async throws(HTTPError) -> HTTPStreamingResponse

@@ -36,7 +36,14 @@ public enum EventStreamState: Sendable, Equatable {
 ///
 /// The backoff grows with every connection in a row that delivered no event, and is reset
 /// only by an event: a server (a proxy, a captive portal) that answers `200` and closes is
-/// not reconnected in a tight loop. A `2xx` that is not `text/event-stream`, a `204`, or an
+/// not reconnected in a tight loop. It is the time between the *starts* of attempts: an
+/// attempt that hung until its connect deadline counts towards the wait after it, so a
+/// network that stays silent is tried about once per ``ReconnectPolicy/connectTimeout`` and
+/// one that refuses at once about once per ``ReconnectPolicy/maximumDelay``, and the network's
+/// return is noticed within the longer of the two. A connection found dead by its silence
+/// (not the server's doing: nothing to back off from) is replaced after
+/// ``ReconnectPolicy/minimumDelay``, and the transport is told to open new connections
+/// (``StreamingHTTPTransport/resetConnections()``): the ones it keeps may be as dead. A `2xx` that is not `text/event-stream`, a `204`, or an
 /// authentication failure that ends the session *fails the connection*: the sequence ends
 /// (whoever owns the stream decides whether and when to start it again; the connection
 /// service does, with its own backoff). A refresh that could not be made now (offline) is a
@@ -59,8 +66,9 @@ public final class EventStreamClient: Sendable {
     /// The shortest delay, whatever the server asks (`retry: 0` must not become a tight
     /// reconnect loop).
     public var minimumDelay: Duration = .milliseconds(250)
-    /// The longest delay.
-    public var maximumDelay: Duration = .seconds(30)
+    /// The longest delay between the starts of two attempts (before jitter, which takes up to
+    /// a fifth off): how long the network's return can go unnoticed while the stream waits.
+    public var maximumDelay: Duration = .seconds(10)
     /// The longest line accepted from the server, in bytes.
     public var maximumLineLength = 64 * 1024
     /// The largest event accepted from the server, in bytes.
@@ -84,7 +92,13 @@ public final class EventStreamClient: Sendable {
   private let connect: Connect
   private let policy: ReconnectPolicy
   private let logger: Logger
+  /// The clock of every timer: the deadlines, the backoff.
+  private let time: TimeSource
+  /// How the waits before reconnecting are made (the clock's sleep unless a test records them).
   private let sleep: @Sendable (Duration) async throws -> Void
+  /// Called when a connection is found dead by its silence: the transport's kept connections
+  /// may be as dead.
+  private let connectionsMayBeDead: @Sendable () -> Void
   private let wakeUp = WakeUp()
   /// The id of the last event delivered (where the next connection resumes), and how many
   /// times it was forgotten: a reader that started before a forget does not write it back.
@@ -92,17 +106,24 @@ public final class EventStreamClient: Sendable {
 
   /// Creates a client that opens connections with `connect`.
   ///
-  /// - Parameter sleep: How the waits before reconnecting are made; replaceable in tests. (The
-  ///   idle and connect deadlines are kept on the system clock.)
+  /// - Parameters:
+  ///   - time: The clock of the deadlines and the backoff (a test clock in tests).
+  ///   - sleep: How the waits before reconnecting are made, when not on `time` (a test that
+  ///     records them).
+  ///   - connectionsMayBeDead: Called when a connection is found dead by its silence.
   public init(
     policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream"),
-    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+    time: TimeSource = .continuous,
+    sleep: (@Sendable (Duration) async throws -> Void)? = nil,
+    connectionsMayBeDead: @escaping @Sendable () -> Void = {},
     connect: @escaping Connect
   ) {
     self.connect = connect
     self.policy = policy
     self.logger = logger
-    self.sleep = sleep
+    self.time = time
+    self.sleep = sleep ?? time.sleep
+    self.connectionsMayBeDead = connectionsMayBeDead
   }
 
   /// Creates a client for an endpoint of a requester: each connection's request passes
@@ -113,12 +134,16 @@ public final class EventStreamClient: Sendable {
   /// and ``HTTPEndpoint/timeout``.
   public convenience init<API: HTTPEndpoint>(
     endpoint: API, requester: HTTPRequester<API>, transport: any StreamingHTTPTransport,
-    policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream")
+    policy: ReconnectPolicy = ReconnectPolicy(), logger: Logger = Logger(category: "EventStream"),
+    time: TimeSource = .continuous
   ) {
     var policy = policy
     policy.idleTimeout = policy.idleTimeout ?? endpoint.idleTimeout
     policy.connectTimeout = policy.connectTimeout ?? endpoint.timeout
-    self.init(policy: policy, logger: logger) { lastEventID, attempt throws(HTTPError) in
+    let resetConnections: @Sendable () -> Void = { transport.resetConnections() }
+    self.init(
+      policy: policy, logger: logger, time: time, connectionsMayBeDead: resetConnections
+    ) { lastEventID, attempt throws(HTTPError) in
       var request = try await requester.preparedRequest(for: endpoint)
       request.headers["Accept"] = "text/event-stream"
       request.headers["Cache-Control"] = "no-cache"
@@ -150,8 +175,10 @@ public final class EventStreamClient: Sendable {
   /// closed and a new one opened at once, resuming after the last event; a wait before
   /// reconnecting ends. Call it whenever the network may have changed (a request reached the
   /// server after failures, the reachability changed, the app came back to the foreground):
-  /// a connection made over the old network may be dead without knowing it.
+  /// a connection made over the old network may be dead without knowing it, and so may the
+  /// transport's kept connections, which it is told to replace too.
   public func reconnectNow() {
+    connectionsMayBeDead()
     wakeUp.wake()
   }
 
@@ -169,6 +196,9 @@ public final class EventStreamClient: Sendable {
   private enum Ending: Sendable {
     /// Reconnect after the backoff.
     case lost(String)
+    /// Found dead by its silence (no head within the connect deadline, no byte within the idle
+    /// timeout): the network, not the server; reconnect (see the type's comment).
+    case silent(String)
     /// Do not reconnect: the sequence ends.
     case failed(String)
     /// ``reconnectNow()`` asked for a new connection: reconnect at once.
@@ -188,7 +218,7 @@ public final class EventStreamClient: Sendable {
       let generation = wakeUp.wakeCount
       let attempt = failures + 1
       state.send(.connecting(attempt: attempt))
-      let progress = ConnectionProgress()
+      let progress = ConnectionProgress(time: time)
       let ending = await withTaskGroup(of: Ending.self) { group in
         group.addTask {
           await self.read(attempt: attempt, progress: progress, into: output)
@@ -203,26 +233,49 @@ public final class EventStreamClient: Sendable {
       let (delivered, retry) = progress.outcome
       serverDelay = retry ?? serverDelay
       if delivered { failures = 0 }
+      let delay: Duration
+      let reason: String
       switch ending {
       case .failed(let reason):
         logger.warning("Event stream stopped: \(reason)")
         return
       case .replaced:
         logger.info("The network may have changed: replacing the event stream's connection")
-      case .lost(let reason):
+        continue
+      case .silent(let why):
         failures += 1
-        let delay = backoff(attempt: failures, serverDelay: serverDelay)
-        state.send(.lost(reason: reason, retryIn: delay))
-        logger.notice("Event stream lost (\(reason)); reconnecting in \(delay.readable)")
-        do {
-          if try await wakeUp.wait(for: delay, sleep: sleep, ifNotWokenSince: generation) {
-            logger.info("The network may be back: reconnecting the event stream now")
-          }
-        } catch {
-          return
+        reason = why
+        connectionsMayBeDead()
+        // An open connection gone silent: the network's doing, replaced at once. One that never
+        // answered: its wait counts towards the backoff.
+        delay =
+          progress.wasOpen
+          ? policy.minimumDelay : remainder(of: failures, serverDelay: serverDelay, progress)
+      case .lost(let why):
+        failures += 1
+        reason = why
+        delay = remainder(of: failures, serverDelay: serverDelay, progress)
+      }
+      state.send(.lost(reason: reason, retryIn: delay))
+      logger.notice("Event stream lost (\(reason)); reconnecting in \(delay.readable)")
+      do {
+        if try await wakeUp.wait(for: delay, sleep: sleep, ifNotWokenSince: generation) {
+          logger.info("The network may be back: reconnecting the event stream now")
         }
+      } catch {
+        return
       }
     }
+  }
+
+  /// The wait before the next attempt: the backoff after `failures` failures, less the time the
+  /// attempt that just failed spent before it opened or failed (the backoff is between the
+  /// starts of attempts), and at least the minimum delay.
+  private func remainder(
+    of failures: Int, serverDelay: Duration?, _ progress: ConnectionProgress
+  ) -> Duration {
+    let spent = progress.wasOpen ? .zero : progress.age
+    return max(policy.minimumDelay, backoff(attempt: failures, serverDelay: serverDelay) - spent)
   }
 
   /// Opens one connection and reads it until it ends; returns why it ended.
@@ -236,7 +289,7 @@ public final class EventStreamClient: Sendable {
       // (A body not read is ended when it is released: the transfer is cancelled.)
       if let refusal = Self.refusal(of: response) { return refusal }
       guard !Task.isCancelled else { return .lost("cancelled") }
-      progress.opened()
+      progress.received(opening: true)
       state.send(.open)
       logger.info("Event stream open")
       // A parser per connection: what was left of an event when a connection ended goes
@@ -269,34 +322,32 @@ public final class EventStreamClient: Sendable {
   }
 
   /// Watches a connection until it must end: ``reconnectNow()`` was called since `generation`
-  /// (`.replaced`), its head did not come within the connect timeout, or it stayed silent for
-  /// the idle timeout (`.lost`). Time is counted in quarters of the shorter timeout, each
-  /// quarter with no byte received adding to the silence.
+  /// (`.replaced`), its head did not come within the connect timeout of the attempt's start, or
+  /// no byte came for the idle timeout (`.silent`). It sleeps until the next deadline on the
+  /// client's clock, and looks again (a byte since moves the deadline on).
   private func watch(_ progress: ConnectionProgress, generation: Int) async -> Ending {
-    let limits = [policy.connectTimeout, policy.idleTimeout].compactMap { $0 }.filter { $0 > .zero }
-    let slice = limits.min().map { $0 / 4 } ?? .seconds(3600)
-    var quiet = Duration.zero
-    var seen = progress.marker
+    let idle = policy.idleTimeout.flatMap { $0 > .zero ? $0 : nil }
+    let connect = policy.connectTimeout.flatMap { $0 > .zero ? $0 : nil }
     do {
       while true {
-        if try await wakeUp.wait(for: slice, ifNotWokenSince: generation) {
-          return .replaced
+        let (isOpen, quiet) = progress.silence
+        let limit = isOpen ? idle : connect
+        if let limit, quiet >= limit {
+          return .silent(
+            isOpen
+              ? "no byte for \(limit.readable): the connection is dead"
+              : "no answer within \(limit.readable)")
         }
-        let marker = progress.marker
-        quiet = marker == seen ? quiet + slice : .zero
-        seen = marker
-        if marker.isOpen {
-          if let idle = policy.idleTimeout, idle > .zero, quiet >= idle {
-            return .lost("no byte for \(idle.readable): the connection is dead")
-          }
-        } else if let connect = policy.connectTimeout, connect > .zero, quiet >= connect {
-          return .lost("no answer within \(connect.readable)")
+        let wait = limit.map { $0 - quiet } ?? .seconds(3600)
+        if try await wakeUp.wait(for: wait, sleep: time.sleep, ifNotWokenSince: generation) {
+          return .replaced
         }
       }
     } catch {
       return .lost("cancelled")
     }
   }
+
   /// Why `response` is not an event stream to read, if it is not: a status to retry later
   /// (`.lost`), or an answer that fails the connection (`.failed`: a `204`, or a `2xx` that is
   /// not `text/event-stream`, as the WHATWG standard says).
@@ -332,37 +383,55 @@ public final class EventStreamClient: Sendable {
   }
 }
 
-/// What one connection has done so far, shared by its reader and its watchdog.
+/// What one connection has done so far, shared by its reader and its watchdog: when it started,
+/// opened and last received a byte, on the client's clock.
 private final class ConnectionProgress: Sendable {
-  /// Whether the head arrived, and how many chunks came since: the watchdog's view.
-  struct Marker: Equatable {
-    var isOpen = false
-    var chunks = 0
-  }
-
   private struct State {
-    var marker = Marker()
+    /// When the attempt started, opened, and last got a byte (elapsed time of the clock).
+    var started: Duration
+    var openedAt: Duration?
+    var lastByteAt: Duration?
     var delivered = false
     var retry: Duration?
   }
 
-  private let state = Lock(State())
+  private let time: TimeSource
+  private let state: Lock<State>
 
-  /// The watchdog's view.
-  var marker: Marker { state.withLock { $0.marker } }
+  init(time: TimeSource) {
+    self.time = time
+    state = Lock(State(started: time.elapsed()))
+  }
+
+  /// Whether the head arrived, and how long it has been since the last sign of life (the
+  /// attempt's start before the head; the last byte, or the head, after).
+  var silence: (isOpen: Bool, quiet: Duration) {
+    let now = time.elapsed()
+    return state.withLock { state in
+      guard let openedAt = state.openedAt else { return (false, now - state.started) }
+      return (true, now - (state.lastByteAt ?? openedAt))
+    }
+  }
+
+  /// Whether the head arrived.
+  var wasOpen: Bool { state.withLock { $0.openedAt != nil } }
+
+  /// How long since the attempt started.
+  var age: Duration {
+    let now = time.elapsed()
+    return state.withLock { now - $0.started }
+  }
 
   /// Whether an event was delivered, and the server's last `retry:`.
   var outcome: (delivered: Bool, retry: Duration?) {
     state.withLock { ($0.delivered, $0.retry) }
   }
 
-  func opened() {
-    state.withLock { $0.marker.isOpen = true }
-  }
-
-  func received(delivered: Bool, retry: Duration?) {
+  /// The head (`opening`) or a chunk of the body arrived.
+  func received(opening: Bool = false, delivered: Bool = false, retry: Duration? = nil) {
+    let now = time.elapsed()
     state.withLock { state in
-      state.marker.chunks &+= 1
+      if opening { state.openedAt = now } else { state.lastByteAt = now }
       state.delivered = state.delivered || delivered
       state.retry = retry ?? state.retry
     }

@@ -7,6 +7,8 @@ import TrellisCore
 /// ``setUser(_:)`` says whose it is: a user's sign-in keeps that user's folder and erases every
 /// other (the next user of the machine sees nothing of the previous one); a sign-out, or a
 /// session the server ended, erases them all. Until a user is set it keeps and reads nothing.
+/// ``setAside()`` is for what the user typed when the server ends their session: nobody is
+/// served, but that user's folder stays for them until someone signs in.
 public final class UserLocalStore: LocalStore {
   /// The folder holding one folder per user.
   public let root: URL
@@ -14,7 +16,8 @@ public final class UserLocalStore: LocalStore {
   private let isDurable: Bool
   private let logger: Logger
   private let now: @Sendable () -> Date
-  private let current = Lock<(userID: Int, store: FileLocalStore)?>(nil)
+  /// The user served (or set aside: ``setAside()``) and their store.
+  private let current = Lock<(userID: Int, store: FileLocalStore, isSetAside: Bool)?>(nil)
 
   /// A store under `root`, each user's bounded to `maximumSize` bytes; `isDurable` syncs each
   /// write to the disk (``FileLocalStore/isDurable``).
@@ -30,14 +33,20 @@ public final class UserLocalStore: LocalStore {
     self.now = now
   }
 
-  /// The user whose data it keeps, if any.
-  public var userID: Int? { current.withLock { $0?.userID } }
+  /// The user whose data it keeps, if any (not while set aside).
+  public var userID: Int? {
+    current.withLock { current in current.flatMap { $0.isSetAside ? nil : $0.userID } }
+  }
 
-  /// Serves `userID`'s data from now on and erases every other user's; `nil` erases all.
+  /// Serves `userID`'s data from now on and erases every other user's; `nil` erases all. The
+  /// user whose folder was set aside (``setAside()``) finds it as it was.
   public func setUser(_ userID: Int?) {
     let folder = userID.map { root.appendingPathComponent("user-\($0)", isDirectory: true) }
     current.withLock { current in
-      guard current?.userID != userID || userID == nil else { return }
+      if let userID, current?.userID == userID {
+        current?.isSetAside = false
+        return
+      }
       // The previous user's store keeps nothing more (a write in flight ends first), so an
       // answer that arrives for them later cannot bring their folder back.
       current?.store.retire()
@@ -47,12 +56,23 @@ public final class UserLocalStore: LocalStore {
             id,
             FileLocalStore(
               folder: $0, maximumSize: maximumSize, isDurable: isDurable, logger: logger,
-              now: now)
+              now: now),
+            false
           )
         }
       }
       erase(except: folder)
     }
+  }
+
+  /// Serves nobody, and keeps the current user's folder as it is for their return: the server
+  /// ended their session (it expired, or was revoked), and what they typed is theirs to find
+  /// when they sign in again. A write pinned before (``pinned()``: a draft being written as
+  /// the session ended) still lands in it; nothing is read or kept through this store until
+  /// ``setUser(_:)``, which resumes that folder for the same user and erases it for anyone
+  /// else (or `nil`).
+  public func setAside() {
+    current.withLock { current in current?.isSetAside = true }
   }
 
   /// Removes every user's folder under ``root`` but `kept` (only those: the root may be a folder
@@ -84,5 +104,7 @@ public final class UserLocalStore: LocalStore {
   /// user is set; while no user is, a store that keeps nothing.
   public func pinned() -> any LocalStore { store ?? NowhereStore() }
 
-  private var store: FileLocalStore? { current.withLock { $0?.store } }
+  private var store: FileLocalStore? {
+    current.withLock { current in current.flatMap { $0.isSetAside ? nil : $0.store } }
+  }
 }

@@ -174,8 +174,14 @@ public final class AuthServiceImpl: AuthService {
     }
   }
 
-  /// One refresh of `held`, inside the store's refresh turn.
-  private func refresh(_ held: Session, generation: Int) async throws -> AccessToken {
+  /// One refresh of `held`, inside the store's refresh turn. `original` is the session the
+  /// caller held when the refresh began (the auth plugin asks to end that one if the refresh
+  /// is refused): a session taken from the store on the way, refused in its turn, is ended
+  /// here, since nobody else names it.
+  private func refresh(_ held: Session, generation: Int, original: Session? = nil) async throws
+    -> AccessToken
+  {
+    let original = original ?? held
     var current = held
     // Another instance of the app sharing the store may have refreshed this session while
     // this one waited for its turn, which retired the refresh token held here: take its
@@ -196,14 +202,14 @@ public final class AuthServiceImpl: AuthService {
       // Refused: perhaps because an instance that does not take turns refreshed meanwhile.
       if let adopted = adoptNewerSavedSession(than: current, generation: generation) {
         guard adopted.token.hasExpired(at: now()) else { return adopted.token }
-        return try await refresh(adopted, generation: generation)
+        return try await refresh(adopted, generation: generation, original: original)
       }
       // Only the server's refusal of the refresh token ends the session (`AuthRepo` reports
       // it as `.unauthorized`, decided on the status); a proxy's or a firewall's page does not.
       if case .unauthorized = error {
         // A session taken from the store in this refresh is not the one the caller will ask
         // to end (it names the token it held before): end it here.
-        if current.refreshToken != held.refreshToken {
+        if current.refreshToken != original.refreshToken {
           await invalidateSession(of: current.token, because: .refreshRejected(error.message))
         }
         throw AuthenticationFailure.refreshRejected(error.message)

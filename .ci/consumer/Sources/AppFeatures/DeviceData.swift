@@ -35,7 +35,7 @@ public struct DeviceData: Sendable {
     drafts = UserLocalStore(
       root: support.appendingPathComponent(app, isDirectory: true)
         .appendingPathComponent("Drafts", isDirectory: true))
-    scope = UserDataScope(stores: [cache, drafts], sessionState: sessionState)
+    scope = UserDataScope(caches: [cache], drafts: [drafts], sessionState: sessionState)
     draftService = DraftServiceImpl(store: drafts)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// Attaches the session's bearer token to requests that need one, and keeps it fresh.
 ///
@@ -30,6 +31,7 @@ import Foundation
 public struct AuthPlugin: HTTPPlugin {
   private let source: any AuthTokenSource
   private let refresher: TokenRefresher
+  private let now: @Sendable () -> Date
   /// How long before expiry a token is refreshed ahead of a request (at most a quarter of its
   /// lifetime).
   public let leeway: Duration
@@ -38,17 +40,23 @@ public struct AuthPlugin: HTTPPlugin {
 
   /// Creates the plugin for `source` (FLo: `AuthPlugin(authService:)`).
   ///
-  /// - Parameter allowedOrigins: Servers besides the requester's base URL that may receive
-  ///   the token (an API split over two hosts). Default: none.
+  /// - Parameters:
+  ///   - allowedOrigins: Servers besides the requester's base URL that may receive the token
+  ///     (an API split over two hosts). Default: none.
+  ///   - time: The clock of the refresh-loop window and of the pause after a failed refresh;
+  ///     `now`: the date tokens expire by (both replaceable in tests).
   public init(
     source: any AuthTokenSource, leeway: Duration = .seconds(10), maximumRefreshes: Int = 3,
-    refreshWindow: Duration = .seconds(30), allowedOrigins: Set<HTTPOrigin> = []
+    refreshWindow: Duration = .seconds(30), allowedOrigins: Set<HTTPOrigin> = [],
+    time: TimeSource = .continuous, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.source = source
     self.leeway = leeway
     self.allowedOrigins = allowedOrigins
+    self.now = now
     refresher = TokenRefresher(
-      source: source, maximumRefreshes: maximumRefreshes, window: refreshWindow)
+      source: source, maximumRefreshes: maximumRefreshes, window: refreshWindow, time: time,
+      now: now)
   }
 
   /// `"auth"`.
@@ -71,12 +79,13 @@ public struct AuthPlugin: HTTPPlugin {
         .untrustedOrigin(HTTPOrigin(request.url)?.description ?? "an invalid URL"))
     }
     guard var token = source.currentAccessToken else { throw .authentication(.notSignedIn) }
-    if token.expires(within: leeway) {
+    if token.expires(within: leeway, of: now()) {
       do {
         token = try await refresher.freshToken(replacing: token.value, cause: .expiring)
       } catch {
         // Offline ahead of expiry: the token still works, so the request goes with it.
-        guard case .authentication(let failure) = error, failure.isTemporary, !token.hasExpired()
+        guard case .authentication(let failure) = error, failure.isTemporary,
+          !token.hasExpired(at: now())
         else { throw error }
       }
     }

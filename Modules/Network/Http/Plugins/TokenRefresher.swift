@@ -5,7 +5,10 @@ import TrellisCore
 /// once, one refresh call serves them all (Alamofire's `AuthenticationInterceptor` behaviour).
 ///
 /// A refresh runs in its own task: a waiting request that is cancelled stops waiting at once
-/// without cancelling the refresh the others wait for. Refreshes after a rejection (`401`) are
+/// without cancelling the refresh the others wait for. A refresh that nobody waits for any more
+/// (its last waiter gave up: an event stream's attempt reached its connect deadline) is
+/// cancelled and forgotten, so the next caller starts a fresh one instead of queueing behind a
+/// call that may be held by a dead connection. Refreshes after a rejection (`401`) are
 /// counted in a sliding window; past the limit the refresher fails instead of looping.
 /// Refreshes ahead of expiry are not counted: a token is refreshed ahead at most once, and a
 /// token that never lived (no lifetime) is not refreshed ahead at all.
@@ -27,14 +30,26 @@ final class TokenRefresher: Sendable {
     case rejected
   }
 
+  /// A refresh under way: its number, the token it replaces, why, its task, and how many
+  /// callers wait for it.
+  private struct InFlight {
+    var id: Int
+    var replacing: String?
+    var cause: Cause
+    var task: Task<AccessToken, any Error>
+    var waiters: Int
+  }
+
   private struct State {
-    var inFlight: (replacing: String?, cause: Cause, task: Task<AccessToken, any Error>)?
-    var recentRefreshes: [ContinuousClock.Instant] = []
+    var inFlight: InFlight?
+    var nextID = 0
+    /// When the recent refreshes after a rejection were made (elapsed time of the clock).
+    var recentRefreshes: [Duration] = []
     var refreshCount = 0
     /// The last refresh that failed for good: the token it tried to replace and the error.
     var lastFailure: (token: String?, error: HTTPError)?
     /// The last refresh that failed for now (offline, unavailable): the token, when, and why.
-    var lastTemporaryFailure: (token: String, at: ContinuousClock.Instant, error: HTTPError)?
+    var lastTemporaryFailure: (token: String, at: Duration, error: HTTPError)?
     /// Which token replaced which, for the last few refreshes.
     var lineage = TokenLineage()
   }
@@ -42,16 +57,23 @@ final class TokenRefresher: Sendable {
   private let source: any AuthTokenSource
   private let maximumRefreshes: Int
   private let window: Duration
+  private let time: TimeSource
+  private let now: @Sendable () -> Date
   private let state = Lock(State())
 
   /// How long after a temporary failure a refresh ahead of expiry is not tried again for the
   /// same token (the token is still valid, and every request would otherwise try).
   static let temporaryFailurePause: Duration = .seconds(5)
 
-  init(source: any AuthTokenSource, maximumRefreshes: Int, window: Duration) {
+  init(
+    source: any AuthTokenSource, maximumRefreshes: Int, window: Duration,
+    time: TimeSource = .continuous, now: @escaping @Sendable () -> Date = { Date() }
+  ) {
     self.source = source
     self.maximumRefreshes = maximumRefreshes
     self.window = window
+    self.time = time
+    self.now = now
   }
 
   /// How many refresh calls have been made, for tests and benchmarks.
@@ -69,14 +91,14 @@ final class TokenRefresher: Sendable {
   func freshToken(replacing staleToken: String?, cause: Cause) async throws(HTTPError)
     -> AccessToken
   {
-    let task: Task<AccessToken, any Error>
+    let (task, id): (Task<AccessToken, any Error>, Int)
     switch startOrJoin(replacing: staleToken, cause: cause) {
     case .current(let token): return token
     case .fail(let error): throw error
-    case .wait(let inFlight): task = inFlight
+    case .wait(let inFlight, let inFlightID): (task, id) = (inFlight, inFlightID)
     }
     do {
-      return try await Self.value(of: task)
+      return try await value(of: task, id: id)
     } catch let error as HTTPError {
       throw error
     } catch is CancellationError {
@@ -89,7 +111,7 @@ final class TokenRefresher: Sendable {
   private enum Start {
     case current(AccessToken)
     case fail(HTTPError)
-    case wait(Task<AccessToken, any Error>)
+    case wait(Task<AccessToken, any Error>, id: Int)
   }
 
   private func startOrJoin(replacing staleToken: String?, cause: Cause) -> Start {
@@ -97,8 +119,10 @@ final class TokenRefresher: Sendable {
       if let failure = state.lastFailure, failure.token == staleToken {
         return .fail(failure.error)
       }
-      if let inFlight = state.inFlight, inFlight.replacing == staleToken || staleToken == nil {
-        return .wait(inFlight.task)
+      if var inFlight = state.inFlight, inFlight.replacing == staleToken || staleToken == nil {
+        inFlight.waiters += 1
+        state.inFlight = inFlight
+        return .wait(inFlight.task, id: inFlight.id)
       }
       guard let current = source.currentAccessToken else {
         return .fail(.authentication(.notSignedIn))
@@ -109,43 +133,66 @@ final class TokenRefresher: Sendable {
         return state.lineage.isDescendant(current.value, of: staleToken)
           ? .current(current) : .fail(.authentication(.sessionChanged))
       }
-      if let inFlight = state.inFlight { return .wait(inFlight.task) }
-      if cause == .expiring, !current.hasExpired(), let failure = state.lastTemporaryFailure,
-        failure.token == current.value,
-        ContinuousClock.now - failure.at < Self.temporaryFailurePause
+      if var inFlight = state.inFlight {
+        inFlight.waiters += 1
+        state.inFlight = inFlight
+        return .wait(inFlight.task, id: inFlight.id)
+      }
+      let elapsed = time.elapsed()
+      if cause == .expiring, !current.hasExpired(at: now()),
+        let failure = state.lastTemporaryFailure, failure.token == current.value,
+        elapsed - failure.at < Self.temporaryFailurePause
       {
         return .fail(failure.error)
       }
       if cause == .rejected {
-        let now = ContinuousClock.now
-        state.recentRefreshes.removeAll { now - $0 > window }
+        state.recentRefreshes.removeAll { elapsed - $0 > window }
         guard state.recentRefreshes.count < maximumRefreshes else {
           return .fail(
             .authentication(.refreshLoop(refreshes: state.recentRefreshes.count, window: window)))
         }
       }
       state.refreshCount += 1
+      state.nextID += 1
+      let id = state.nextID
       let source = source
       let replacing = current
       let task = Task { [weak self] () throws -> AccessToken in
         do {
           let token = try await source.refreshAccessToken()
-          self?.finish(replacing: replacing.value, with: .refreshed(token.value))
+          self?.finish(id, replacing: replacing.value, with: .refreshed(token.value))
           return token
         } catch {
           let failure = Self.failure(for: error, source: source)
           // Recorded before the session ends, so that a request whose 401 arrives after
           // that gets this same error, not "signed out".
-          self?.finish(replacing: replacing.value, with: .failed(.authentication(failure)))
+          self?.finish(id, replacing: replacing.value, with: .failed(.authentication(failure)))
           if case .refreshRejected = failure {
             await source.invalidateSession(of: replacing, because: failure)
           }
           throw HTTPError.authentication(failure)
         }
       }
-      state.inFlight = (replacing.value, cause, task)
-      return .wait(task)
+      state.inFlight = InFlight(
+        id: id, replacing: replacing.value, cause: cause, task: task, waiters: 1)
+      return .wait(task, id: id)
     }
+  }
+
+  /// A caller stopped waiting for refresh `id`: the last one to go cancels it and forgets it,
+  /// so the next caller starts a fresh refresh.
+  private func leave(_ id: Int) {
+    let abandoned = state.withLock { state -> Task<AccessToken, any Error>? in
+      guard var inFlight = state.inFlight, inFlight.id == id else { return nil }
+      inFlight.waiters -= 1
+      guard inFlight.waiters <= 0 else {
+        state.inFlight = inFlight
+        return nil
+      }
+      state.inFlight = nil
+      return inFlight.task
+    }
+    abandoned?.cancel()
   }
 
   /// What a refresh that threw `error` means: the source's own verdict when it threw an
@@ -164,20 +211,25 @@ final class TokenRefresher: Sendable {
     case failed(HTTPError)
   }
 
-  private func finish(replacing token: String, with outcome: Outcome) {
+  private func finish(_ id: Int, replacing token: String, with outcome: Outcome) {
+    let elapsed = time.elapsed()
     state.withLock { state in
-      let cause = state.inFlight?.cause
-      state.inFlight = nil
+      // An abandoned refresh (see `leave`) is no longer the one in flight.
+      var cause: Cause?
+      if let inFlight = state.inFlight, inFlight.id == id {
+        cause = inFlight.cause
+        state.inFlight = nil
+      }
       switch outcome {
       case .refreshed(let newToken):
         state.lineage.record(token, replacedBy: newToken)
         state.lastTemporaryFailure = nil
         // Counted once it succeeded: the guard is for a server that rejects fresh tokens, and a
         // refresh that could not be made (offline) brought none.
-        if cause == .rejected { state.recentRefreshes.append(ContinuousClock.now) }
+        if cause == .rejected { state.recentRefreshes.append(elapsed) }
       case .failed(.authentication(let failure)) where failure.isTemporary:
         // Not remembered for the token: the next request that needs one tries again.
-        state.lastTemporaryFailure = (token, ContinuousClock.now, .authentication(failure))
+        state.lastTemporaryFailure = (token, elapsed, .authentication(failure))
       case .failed(let error):
         state.lastFailure = (token, error)
       }
@@ -185,9 +237,11 @@ final class TokenRefresher: Sendable {
   }
 
   /// Awaits `task`'s value, but returns at once with `CancellationError` if the caller is
-  /// cancelled (awaiting `task.value` alone would wait for the task).
-  private static func value(of task: Task<AccessToken, any Error>) async throws -> AccessToken {
+  /// cancelled (awaiting `task.value` alone would wait for the task); either way the caller
+  /// stops waiting for refresh `id`.
+  private func value(of task: Task<AccessToken, any Error>, id: Int) async throws -> AccessToken {
     let once = ResumeOnce<AccessToken>()
+    defer { leave(id) }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         once.install(continuation)

@@ -28,8 +28,7 @@ import TrellisCore
 /// delegate form below ran 2,400 such requests). `NetworkBenchmark` measures what the
 /// delegate costs against raw URLSession.
 public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
-  private let session: URLSession
-  private let router: SessionEventRouter
+  private let channels: ChannelSwitch
 
   /// The largest response body accepted by default: 50 MiB.
   public static let defaultMaximumResponseSize = 50 * 1024 * 1024
@@ -52,22 +51,40 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
     configuration.protocolClasses = protocolClasses + (configuration.protocolClasses ?? [])
     configuration.urlCache = nil
     configuration.httpShouldSetCookies = false
-    router = SessionEventRouter(
-      redirectPolicy: redirectPolicy, maximumResponseSize: maximumResponseSize.map { max(0, $0) })
-    session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    channels = ChannelSwitch(
+      configuration: configuration, redirectPolicy: redirectPolicy,
+      maximumResponseSize: maximumResponseSize.map { max(0, $0) })
   }
 
   deinit {
-    session.invalidateAndCancel()
+    channels.close()
   }
+
+  /// The largest body collected; `nil` for no limit.
+  private var maximumResponseSize: Int? { channels.maximumResponseSize }
+
+  /// Opens new connections for the requests from now on: the network may have changed (a path
+  /// change, the app back in the foreground), and a connection kept open from before may be
+  /// dead without knowing it (after a tunnel or a handover, a kept-alive connection is silent,
+  /// not closed). Calls in flight go on over their connections until they end or reach their
+  /// deadline. The transport does this by itself when a call times out or loses its
+  /// connection.
+  public func resetConnections() {
+    channels.reset(ifCurrent: nil)
+  }
+
+  /// How many times the connections were reset (for tests).
+  var resetCount: Int { channels.resetCount }
 
   /// Sends `request`; cancelling the calling task cancels the `URLSessionTask`.
   public func send(
     _ request: HTTPRequest, for endpoint: any HTTPEndpoint, progress: HTTPProgressHandler?
   ) async throws(HTTPError) -> HTTPResponse {
     let urlRequest = Self.urlRequest(for: request)
-    let handle = TaskHandle()
-    let collects = progress != nil || router.maximumResponseSize != nil
+    let channel = channels.current
+    let (session, router) = (channel.session, channel.router)
+    let handle = TaskHandle(router: router)
+    let collects = progress != nil || maximumResponseSize != nil
     do {
       let (response, body) = try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation {
@@ -100,6 +117,7 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
         status: response.statusCode, headers: Self.headers(of: response), body: body,
         request: request)
     } catch let error as HTTPError {
+      channels.failed(channel, with: error)
       throw error
     } catch {
       throw .transport(TransportFailure(.other, detail: "\(error)"))
@@ -125,7 +143,9 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   /// it comes. Ending the body's iteration cancels the `URLSessionTask`.
   public func openStream(_ request: HTTPRequest) async throws(HTTPError) -> HTTPStreamingResponse {
     let urlRequest = Self.urlRequest(for: request)
-    let handle = TaskHandle()
+    let channel = channels.current
+    let (session, router) = (channel.session, channel.router)
+    let handle = TaskHandle(router: router)
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation {
@@ -144,6 +164,7 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
         handle.cancel()
       }
     } catch let error as HTTPError {
+      channels.failed(channel, with: error)
       throw error
     } catch {
       throw .transport(TransportFailure(.other, detail: "\(error)"))
@@ -211,42 +232,145 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   }
 }
 
+/// A `URLSession` and its delegate: the connections the transport uses until they are reset.
+private final class Channel: Sendable {
+  let session: URLSession
+  let router: SessionEventRouter
+
+  init(session: URLSession, router: SessionEventRouter) {
+    self.session = session
+    self.router = router
+  }
+}
+
+/// The transport's current ``Channel``, replaced by a new one (new connections) when the
+/// network may have changed: asked (``URLSessionTransport/resetConnections()``), or after a
+/// call timed out or lost its connection, a sign that the connections kept open may be dead.
+/// A replaced channel's calls go on until they end; its session is then released.
+private final class ChannelSwitch: Sendable {
+  let maximumResponseSize: Int?
+  private let redirectPolicy: RedirectPolicy
+  private let state: Lock<(current: Channel?, resets: Int, isClosed: Bool)>
+  /// The first session: the ones after it copy its configuration (a session hands out a copy of
+  /// its own, invalidated or not).
+  private let template: URLSession
+
+  init(
+    configuration: URLSessionConfiguration, redirectPolicy: RedirectPolicy,
+    maximumResponseSize: Int?
+  ) {
+    let first = Self.makeChannel(
+      configuration: configuration, redirectPolicy: redirectPolicy,
+      maximumResponseSize: maximumResponseSize)
+    template = first.session
+    self.redirectPolicy = redirectPolicy
+    self.maximumResponseSize = maximumResponseSize
+    state = Lock((first, 0, false))
+  }
+
+  /// The channel for a new call.
+  var current: Channel {
+    state.withLock { state in
+      if let current = state.current { return current }
+      let channel = Self.makeChannel(
+        configuration: template.configuration, redirectPolicy: redirectPolicy,
+        maximumResponseSize: maximumResponseSize)
+      state.current = channel
+      return channel
+    }
+  }
+
+  var resetCount: Int { state.withLock { $0.resets } }
+
+  /// Replaces `channel` (any current one when `nil`) with a fresh one for the calls to come.
+  func reset(ifCurrent channel: Channel?) {
+    let retired = state.withLock { state -> Channel? in
+      guard !state.isClosed, let current = state.current,
+        channel == nil || current === channel
+      else { return nil }
+      state.current = nil
+      state.resets += 1
+      return current
+    }
+    // Its calls finish over the old connections; then the session lets go of its delegate.
+    retired?.session.finishTasksAndInvalidate()
+  }
+
+  /// A call over `channel` failed with `error`: a timeout or a lost connection says its kept
+  /// connections may be dead, and the next calls open new ones.
+  func failed(_ channel: Channel, with error: HTTPError) {
+    guard case .transport(let failure) = error,
+      failure.kind == .timedOut || failure.kind == .connectionLost
+    else { return }
+    reset(ifCurrent: channel)
+  }
+
+  /// The transport is going away: the calls still running are cancelled (the safe way, see
+  /// ``SessionEventRouter/cancel(_:because:)``) and the session released once they end.
+  func close() {
+    let current = state.withLock { state -> Channel? in
+      state.isClosed = true
+      defer { state.current = nil }
+      return state.current
+    }
+    current?.router.cancelAll()
+    current?.session.finishTasksAndInvalidate()
+  }
+
+  private static func makeChannel(
+    configuration: URLSessionConfiguration, redirectPolicy: RedirectPolicy,
+    maximumResponseSize: Int?
+  ) -> Channel {
+    // One serial queue for every delegate call and every cancellation: a task is cancelled
+    // only from there, after checking that its completion has not been delivered.
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    queue.name = "Trellis.URLSessionTransport.delegate"
+    let router = SessionEventRouter(
+      redirectPolicy: redirectPolicy, maximumResponseSize: maximumResponseSize, queue: queue)
+    let session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    return Channel(session: session, router: router)
+  }
+}
+
 /// The `URLSessionTask` of one call, so cancellation can reach it whether it comes before or
-/// after the task exists.
+/// after the task exists. Cancelling goes through the router, which never cancels a task whose
+/// completion has been delivered.
 private final class TaskHandle: Sendable {
   private struct State {
-    var task: URLSessionTask?
+    var identifier: Int?
     var isCancelled = false
   }
 
+  private let router: SessionEventRouter
   private let state = Lock(State())
 
-  /// The task's identifier, once it exists.
-  var identifier: Int { state.withLock { $0.task?.taskIdentifier ?? -1 } }
+  init(router: SessionEventRouter) {
+    self.router = router
+  }
 
+  /// The task's identifier, once it exists.
+  var identifier: Int { state.withLock { $0.identifier ?? -1 } }
+
+  /// Starts `task`, which the router tracks already; cancels it at once if the call was
+  /// cancelled before it existed.
   func start(_ task: URLSessionTask) {
+    let identifier = task.taskIdentifier
     let cancelled = state.withLock { state in
-      state.task = task
+      state.identifier = identifier
       return state.isCancelled
     }
     task.resume()
-    if cancelled { DispatchQueue.global().async { task.cancel() } }
+    if cancelled { router.cancel(identifier) }
   }
 
-  /// Cancels the `URLSessionTask`, from another thread.
-  ///
-  /// Swift calls a cancellation handler while holding the cancelled task's status lock, and
-  /// corelibs-foundation's `URLSessionTask.cancel()` waits synchronously for the session's
-  /// work queue, which may itself be waiting to resume that same task: calling `cancel()`
-  /// inline can deadlock. Hopping to a global queue breaks the cycle; the request still ends
-  /// (with `NSURLErrorCancelled`) and the connection still closes.
+  /// Cancels the task, if it exists and has not completed.
   func cancel() {
-    let task = state.withLock { state in
+    let identifier = state.withLock { state in
       state.isCancelled = true
-      return state.task
+      return state.identifier
     }
-    guard let task else { return }
-    DispatchQueue.global().async { task.cancel() }
+    if let identifier { router.cancel(identifier) }
   }
 }
 
@@ -278,6 +402,8 @@ private struct TaskRoute: Sendable {
   /// cancellation error URLSession reports for it.
   var failure: HTTPError?
   var deadline: Deadline?
+  /// Whether a cancellation is on its way: a task is cancelled once.
+  var isCancelling = false
 }
 
 /// A one-shot timer for a task's deadline, cancellable from any thread.
@@ -309,10 +435,45 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
   private let redirectPolicy: RedirectPolicy
   /// The largest body collected; `nil` for no limit.
   let maximumResponseSize: Int?
+  /// The session's delegate queue (serial): every delegate call, and every cancellation.
+  private let queue: OperationQueue
 
-  init(redirectPolicy: RedirectPolicy, maximumResponseSize: Int?) {
+  init(redirectPolicy: RedirectPolicy, maximumResponseSize: Int?, queue: OperationQueue) {
     self.redirectPolicy = redirectPolicy
     self.maximumResponseSize = maximumResponseSize
+    self.queue = queue
+  }
+
+  /// Cancels the task `identifier` unless its completion has been delivered, recording
+  /// `failure` as why (a deadline, a size limit) if given.
+  ///
+  /// corelibs-foundation (Linux) stops the process ("Trying to access a behaviour for a task
+  /// that in not in the registry", swift-corelibs-foundation#3296) when `cancel()` meets a task
+  /// that is completing: its cancellation reports a failure after the completion removed the
+  /// task. So a task is cancelled once, never after its completion reached this delegate, and
+  /// only from the delegate queue, where the completions arrive one at a time: the check and the
+  /// cancel cannot straddle a delivered completion. (Also not from inside a Swift cancellation
+  /// handler: `cancel()` waits for the session's work queue, which may be waiting to resume
+  /// the task whose status lock the handler holds.) `TransportRaceTests` plays the moments.
+  func cancel(_ identifier: Int, because failure: HTTPError? = nil) {
+    let task = routes.withLock { routes -> URLSessionTask? in
+      guard var route = routes[identifier] else { return nil }
+      if route.failure == nil { route.failure = failure }
+      defer { routes[identifier] = route }
+      guard !route.isCancelling else { return nil }
+      route.isCancelling = true
+      return route.task
+    }
+    guard let task else { return }
+    queue.addOperation { [weak self] in
+      guard let self, self.routes.withLock({ $0[identifier] != nil }) else { return }
+      task.cancel()
+    }
+  }
+
+  /// Cancels every task still running (the transport is going away).
+  func cancelAll() {
+    for identifier in routes.withLock({ Array($0.keys) }) { cancel(identifier) }
   }
 
   /// Forgets a task that a completion handler finished; returns what the transport decided
@@ -342,13 +503,7 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
   /// Records why the transport stops a task and cancels it (its completion then reports
   /// `failure`).
   private func stop(_ identifier: Int, because failure: HTTPError) {
-    let task = routes.withLock { routes -> URLSessionTask? in
-      guard routes[identifier] != nil, routes[identifier]?.failure == nil else { return nil }
-      routes[identifier]?.failure = failure
-      return routes[identifier]?.task
-    }
-    // Not inline: see `TaskHandle.cancel()`.
-    if let task { DispatchQueue.global().async { task.cancel() } }
+    cancel(identifier, because: failure)
   }
 
   func urlSession(

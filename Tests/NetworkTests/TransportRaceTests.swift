@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import Testing
+import TrellisCoreTesting
+import TrellisLoopbackServer
+import TrellisNetwork
+
+/// A path on the current test server, with the deadline the test gives it.
+private struct Raced: HTTPEndpoint {
+  var path: String
+  var timeout: Duration?
+  var baseURL: URL? { TestAPI.serverURL }
+  var method: HTTPMethod { .get }
+}
+
+/// corelibs-foundation (Linux) stops the process with "Trying to access a behaviour for a task
+/// that in not in the registry" when a `URLSessionTask` is cancelled while it completes
+/// (swift-corelibs-foundation#3296). ``URLSessionTransport`` cancels tasks from four places
+/// (the caller's cancellation, the end of a stream's body, its own deadline, its release); each
+/// is played here many times at the moment the task completes. A crash ends the whole test
+/// run, so this suite's mere passing is its assertion; the counts below check that the moments
+/// were actually met. `TRELLIS_RACE_ROUNDS` raises the rounds (the default keeps it to about a
+/// second or two).
+@Suite("URLSessionTransport: cancelling never meets a completing task", .timeLimit(.minutes(2)))
+struct TransportRaceTests {
+  private static let rounds =
+    ProcessInfo.processInfo.environment["TRELLIS_RACE_ROUNDS"].flatMap(Int.init) ?? 150
+
+  private static func router() -> Router {
+    let router = Router()
+    router.get("/fast") { _ in .text("ok") }
+    router.get("/stream") { _ in
+      .stream { writer in
+        try await writer.write(Data("data: one\n\n".utf8))
+      }
+    }
+    router.get("/late") { _ in .text("late").delayed(by: .milliseconds(5)) }
+    return router
+  }
+
+  /// How long a request to `path` takes here, to aim the cancellations at its completion.
+  private static func typicalLatency(
+    _ transport: URLSessionTransport, _ path: String
+  ) async throws -> Duration {
+    let clock = ContinuousClock()
+    var samples: [Duration] = []
+    for _ in 0..<8 {
+      let started = clock.now
+      _ = try await transport.send(
+        HTTPRequest(method: .get, url: TestAPI.serverURL.appendingPathComponent(path)),
+        for: Raced(path: path),
+        progress: nil)
+      samples.append(started.duration(to: clock.now))
+    }
+    return samples.sorted()[samples.count / 2]
+  }
+
+  @Test func aCallerCancelledAsItsAnswerArrives() async throws {
+    try await withServer(Self.router()) { _ in
+      for collects in [true, false] {
+        // Both ways the transport takes a body: collected by the delegate, or by URLSession.
+        let transport = URLSessionTransport(maximumResponseSize: collects ? 1024 : nil)
+        let latency = try await Self.typicalLatency(transport, "/fast")
+        let outcomes = Mutex((answered: 0, cancelled: 0))
+        for round in 0..<Self.rounds {
+          let aim = latency * (Double(round % 20) / 10)  // 0 to 2x the latency
+          let call = Task {
+            try await transport.send(
+              HTTPRequest(method: .get, url: TestAPI.serverURL.appendingPathComponent("fast")),
+              for: Raced(path: "/fast"), progress: nil)
+          }
+          try await Task.sleep(for: aim)
+          call.cancel()
+          switch await call.result {
+          case .success: outcomes.withLock { $0.answered += 1 }
+          case .failure: outcomes.withLock { $0.cancelled += 1 }
+          }
+        }
+        let (answered, cancelled) = outcomes.withLock { $0 }
+        #expect(answered + cancelled == Self.rounds)
+        #expect(answered > 0 && cancelled > 0, "answered \(answered), cancelled \(cancelled)")
+      }
+    }
+  }
+
+  @Test func aStreamEndedByTheServerAsItsReaderLeaves() async throws {
+    try await withServer(Self.router()) { _ in
+      let transport = URLSessionTransport()
+      let latency = try await Self.typicalLatency(transport, "/fast")
+      let ended = Mutex((byServer: 0, byReader: 0))
+      for round in 0..<Self.rounds {
+        let read = Task {
+          let response = try await transport.openStream(
+            HTTPRequest(method: .get, url: TestAPI.serverURL.appendingPathComponent("stream")))
+          for try await _ in response.body {}
+        }
+        try await Task.sleep(for: latency * (Double(round % 20) / 10))
+        read.cancel()
+        switch await read.result {
+        case .success: ended.withLock { $0.byServer += 1 }
+        case .failure: ended.withLock { $0.byReader += 1 }
+        }
+      }
+      let (byServer, byReader) = ended.withLock { $0 }
+      #expect(byServer + byReader == Self.rounds)
+    }
+  }
+
+  @Test func aDeadlineThatExpiresAsTheAnswerArrives() async throws {
+    try await withServer(Self.router()) { _ in
+      let transport = URLSessionTransport()
+      let latency = try await Self.typicalLatency(transport, "/late")
+      var outcomes = (answered: 0, timedOut: 0)
+      for round in 0..<Self.rounds {
+        let deadline = latency * (0.5 + Double(round % 20) / 20)  // 0.5 to 1.5x the latency
+        do throws(HTTPError) {
+          _ = try await transport.send(
+            HTTPRequest(
+              method: .get, url: TestAPI.serverURL.appendingPathComponent("late"),
+              timeout: deadline),
+            for: Raced(path: "/late", timeout: deadline), progress: nil)
+          outcomes.answered += 1
+        } catch {
+          outcomes.timedOut += 1
+        }
+      }
+      #expect(outcomes.answered + outcomes.timedOut == Self.rounds)
+    }
+  }
+
+  @Test func aTransportReleasedWithCallsCompleting() async throws {
+    try await withServer(Self.router()) { _ in
+      for _ in 0..<max(1, Self.rounds / 10) {
+        var transport: URLSessionTransport? = URLSessionTransport()
+        let calls = (0..<8).map { _ in
+          Task { [transport] in
+            try await transport?.send(
+              HTTPRequest(method: .get, url: TestAPI.serverURL.appendingPathComponent("fast")),
+              for: Raced(path: "/fast"), progress: nil)
+          }
+        }
+        try await Task.sleep(for: .microseconds(300))
+        transport = nil
+        for call in calls { _ = await call.result }
+      }
+    }
+  }
+}
