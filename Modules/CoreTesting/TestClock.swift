@@ -65,6 +65,13 @@ public final class TestClock: Clock, Sendable {
   /// How many tasks are sleeping on this clock.
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+  /// The earliest instant a sleeping task waits for, if any: how far the clock can advance
+  /// before the next task wakes (a test that plays minutes of timers steps from one to the
+  /// next).
+  public var nextDeadline: Instant? {
+    state.withLock { state in state.sleepers.map(\.deadline).min() }
+  }
+
   /// Waits until `count` tasks sleep on this clock (a debounce an action started, which may
   /// begin after `send` returns), for at most `timeout` of real time; returns whether they do.
   /// Advance the clock after this, or the sleep may start after the advance and never end.

@@ -135,4 +135,46 @@ struct OfflineEndToEndTests {
     #expect(await app.run("expect ● Live") == .completed(commands: 1))
     #expect(app.dependencies.authService.sessionState.value.user?.username == "alice")
   }
+
+  /// The same through the app's real defaults: heartbeats every 5 s, a stream silent for 12 s
+  /// is dead, 10 s to connect, 5 s per refresh, the stream's backoff, the requesters' deadlines;
+  /// 20-second tokens, so the return needs a refresh. The network falls silent for 25 s (the
+  /// stream is seen dead; attempts meet the dead network, the token expires) and comes back:
+  /// the task created on the server then is on screen with no user action. The fault-schedule
+  /// test (`RecoveryScheduleTests`) proves the 15-second bound across every timing on a test
+  /// clock; this proves the real transport's part (connections kept alive through the fault
+  /// are dead after it: new ones are opened) and prints the time it took.
+  @Test func aSilentNetworkWithTheProductionTimingsComesBackByItself() async throws {
+    var configuration = DemoConfiguration.instant
+    configuration.accessTokenLifetime = .seconds(20)
+    let backend = DemoBackend(configuration: configuration)
+    let server = try LoopbackServer(router: backend.router)
+    defer { server.stop() }
+    let proxy = try CuttableProxy(targetPort: server.port)
+    defer { proxy.stop() }
+    let app = try AppHarness(backend: backend, serverURL: proxy.baseURL)
+    defer { app.cleanUp() }
+    #expect(
+      await app.run(
+        EndToEndTests.signIn + """
+
+          expect ● Live
+          menu Tasks
+          expect Crash when rotating
+          """) == .completed(commands: 8), "\(app.transcript.joined(separator: "\n"))")
+
+    proxy.blackHole()
+    try await Task.sleep(for: .seconds(25))
+    #expect(!app.window.text.contains("● Live"), "\(app.window.text)")
+    proxy.restore()
+    let back = ContinuousClock.now
+    let created = try #require(
+      backend.createTaskElsewhere(projectID: 1, title: "Made after the tunnel"))
+    let outcome = await app.run("wait Made after the tunnel", timeout: .seconds(40))
+    let took = ContinuousClock.now - back
+    #expect(outcome == .completed(commands: 1), "task \(created): \(app.transcript.suffix(20))")
+    #expect(await app.run("expect ● Live") == .completed(commands: 1))
+    #expect(app.dependencies.authService.sessionState.value.user?.username == "alice")
+    print("OfflineEndToEndTests: back live \(took.readable) after the network returned")
+  }
 }

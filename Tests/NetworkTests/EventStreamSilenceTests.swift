@@ -48,6 +48,41 @@ struct EventStreamSilenceTests {
     }
   }
 
+  /// On the production idle timeout, on a test clock: a connection open and silent is kept
+  /// until exactly the idle timeout after its head (or its last byte), then replaced after the minimum delay
+  /// (the network's doing, nothing to back off from), and the transport is told that the
+  /// connections it keeps may be as dead.
+  @Test func aSilentConnectionIsReplacedAtOnceAndTheTransportToldToReconnect() async throws {
+    let connections = Connections()
+    let clock = TestClock()
+    let resets = Mutex(0)
+    var policy = EventStreamClient.ReconnectPolicy()
+    policy.idleTimeout = .seconds(12)
+    policy.connectTimeout = .seconds(10)
+    let reset: @Sendable () -> Void = { resets.withLock { $0 += 1 } }
+    let stream = EventStreamClient(
+      policy: policy, logger: Logger(category: "EventStream", sink: MemoryLogSink()),
+      time: TimeSource(clock), connectionsMayBeDead: reset
+    ) { lastEventID, _ throws(HTTPError) in connections.connect(lastEventID) }
+    let reader = Task { for await _ in stream.events() {} }
+    defer { reader.cancel() }
+    try #require(await eventually { stream.state.value == .open })
+    try #require(await clock.waitForSleepers(1))
+    await clock.advance(by: .seconds(11.9))
+    #expect(stream.state.value == .open)
+    #expect(resets.withLock { $0 } == 0)
+    await clock.advance(by: .seconds(0.2))
+    #expect(await eventually { resets.withLock { $0 } == 1 })
+    #expect(
+      await eventually {
+        stream.state.value
+          == .lost(reason: "no byte for 12 s: the connection is dead", retryIn: .milliseconds(250))
+      })
+    try #require(await clock.waitForSleepers(1))
+    await clock.advance(by: .milliseconds(250))
+    #expect(await eventually { connections.count == 2 })
+  }
+
   @Test func aConnectionSilentPastTheIdleTimeoutIsLostAndResumesAfterItsLastEvent() async throws {
     let connections = Connections()
     let stream = client(connections, idleTimeout: .milliseconds(300))

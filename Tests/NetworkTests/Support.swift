@@ -100,11 +100,15 @@ final class FakeTokenSource: AuthTokenSource {
     var invalidations: [AuthenticationFailure] = []
     var nextTokens: [String] = []
     var failure: (any Error & Sendable)?
+    var refreshDelay: Duration
+    var cancelledRefreshes = 0
   }
 
   private let state: Mutex<State>
   /// How long a refresh takes: long enough for concurrent requests to pile up on it.
-  let refreshDelay: Duration
+  var refreshDelay: Duration { state.withLock { $0.refreshDelay } }
+  /// How many refreshes were cancelled while they waited.
+  var cancelledRefreshes: Int { state.withLock { $0.cancelledRefreshes } }
 
   /// The statuses this source calls an authentication failure (the protocol's default: 401).
   let rejectionStatuses: Set<Int>
@@ -113,9 +117,13 @@ final class FakeTokenSource: AuthTokenSource {
     token: AccessToken?, refreshDelay: Duration = .milliseconds(50),
     rejectionStatuses: Set<Int> = [401]
   ) {
-    state = Mutex(State(token: token))
-    self.refreshDelay = refreshDelay
+    state = Mutex(State(token: token, refreshDelay: refreshDelay))
     self.rejectionStatuses = rejectionStatuses
+  }
+
+  /// Makes the next refreshes take `delay`.
+  func setRefreshDelay(_ delay: Duration) {
+    state.withLock { $0.refreshDelay = delay }
   }
 
   func isAuthenticationFailure(_ response: HTTPResponse) -> Bool {
@@ -137,11 +145,16 @@ final class FakeTokenSource: AuthTokenSource {
   }
 
   func refreshAccessToken() async throws -> AccessToken {
-    let number = state.withLock { state in
+    let (number, delay) = state.withLock { state in
       state.refreshes += 1
-      return state.refreshes
+      return (state.refreshes, state.refreshDelay)
     }
-    try await Task.sleep(for: refreshDelay)
+    do {
+      try await Task.sleep(for: delay)
+    } catch {
+      state.withLock { $0.cancelledRefreshes += 1 }
+      throw error
+    }
     return try state.withLock { state in
       if let failure = state.failure { throw failure }
       let token = AccessToken(

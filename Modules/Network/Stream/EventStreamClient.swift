@@ -338,7 +338,10 @@ public final class EventStreamClient: Sendable {
               ? "no byte for \(limit.readable): the connection is dead"
               : "no answer within \(limit.readable)")
         }
-        let wait = limit.map { $0 - quiet } ?? .seconds(3600)
+        var wait = limit.map { $0 - quiet } ?? .seconds(3600)
+        // Before the head, also no longer than the idle timeout: once the head arrives, the
+        // idle deadline counts from it, and the next look must come in time for it.
+        if !isOpen, let idle { wait = min(wait, idle) }
         if try await wakeUp.wait(for: wait, sleep: time.sleep, ifNotWokenSince: generation) {
           return .replaced
         }

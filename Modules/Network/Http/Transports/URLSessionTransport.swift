@@ -292,7 +292,10 @@ private final class ChannelSwitch: Sendable {
       state.resets += 1
       return current
     }
-    // Its calls finish over the old connections; then the session lets go of its delegate.
+    // Its idempotent calls are replaced (they fail as a lost connection, which the retry
+    // plugin retries over the new connections); the others finish over the old ones, then the
+    // session lets go of its delegate.
+    retired?.router.replaceIdempotentCalls()
     retired?.session.finishTasksAndInvalidate()
   }
 
@@ -474,6 +477,25 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
   /// Cancels every task still running (the transport is going away).
   func cancelAll() {
     for identifier in routes.withLock({ Array($0.keys) }) { cancel(identifier) }
+  }
+
+  /// Ends the idempotent calls in flight (not the streams) as lost connections: their
+  /// connections were replaced because they may be dead, and a retry over new ones is safe.
+  func replaceIdempotentCalls() {
+    let replaced = routes.withLock { routes in
+      routes.filter { _, route in
+        guard route.request.method.isIdempotent else { return false }
+        if case .stream = route.sink { return false }
+        return true
+      }.map(\.key)
+    }
+    for identifier in replaced {
+      cancel(
+        identifier,
+        because: .transport(
+          TransportFailure(
+            .connectionLost, detail: "its connection was replaced: the network may have changed")))
+    }
   }
 
   /// Forgets a task that a completion handler finished; returns what the transport decided
