@@ -37,10 +37,10 @@ struct RecoveryScheduleTests {
   /// timer: during the idle timeout's count, just before and after it fires, during a connect
   /// attempt and its deadline, a refresh and its retry, the backoff's growth and its cap.
   @Test func everyReturnIsLiveWithinTheBound() async throws {
-    // The stream opens at 0.04 s; heartbeats follow every 5 s. Starts step 0.9 s through four
+    // The stream opens at 0.04 s; heartbeats follow every 5 s. Starts step 1.5 s through four
     // heartbeats and a token's life (from just after a heartbeat, 20.06 s, the worst moment
     // for a short outage: the idle timeout then counts from the fault's start).
-    let starts = stride(from: 20.06, through: 39.0, by: 0.9).map { Duration.seconds($0) }
+    let starts = stride(from: 20.06, through: 39.0, by: 1.5).map { Duration.seconds($0) }
     let outages: [Duration] = [
       .seconds(1), .seconds(4.5), .seconds(9.9), .seconds(11.6), .seconds(12.3), .seconds(16),
       .seconds(22.5), .seconds(31), .seconds(47), .seconds(75),
@@ -234,7 +234,9 @@ final class RecoveryRun: Sendable {
     }
 
     Task { _ = try? await auth.login(username: "alice", password: "alice1234") }
-    await run(until: .seconds(1))
+    while auth.sessionState.value.user == nil, elapsed() < .seconds(10) {
+      await run(until: elapsed() + .milliseconds(100))
+    }
     #expect(auth.sessionState.value.user != nil, "signed in")
 
     // Activity until the fault: a request every two seconds (it refreshes the token ahead of
@@ -281,8 +283,8 @@ final class RecoveryRun: Sendable {
     }
   }
 
-  /// Plays the clock to `target`, from one sleeper's deadline to the next (a second at most at
-  /// a time), letting every task woken run to its next wait before moving
+  /// Plays the clock to `target`, from one sleeper's deadline to the next (a quarter of a
+  /// second at most at a time), letting every task woken run to its next wait before moving
   /// on. A task that starts to wait only after the clock moved waits from the later time: the
   /// step's cap bounds how late that makes it (late is conservative here: it can only make a
   /// return look slower).
@@ -291,7 +293,7 @@ final class RecoveryRun: Sendable {
       await settle()
       let now = clock.now.offset
       guard now < target else { return }
-      let next = min(clock.nextDeadline?.offset ?? target, target, now + .seconds(1))
+      let next = min(clock.nextDeadline?.offset ?? target, target, now + .milliseconds(250))
       await clock.advance(by: max(next - now, .zero))
     }
   }
