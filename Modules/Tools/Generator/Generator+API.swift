@@ -115,6 +115,16 @@ extension Generator {
         modelTests(models, project: project, source: shown)
       ))
 
+    // The last guard against text from the document becoming code: every comment and literal
+    // was written through `SwiftNames`, which turns every line break but `\n` into a space or
+    // an escape; one that is still here came through a writer that forgot.
+    for (path, contents) in files
+    where contents.unicodeScalars.contains(where: { $0 != "\n" && SwiftNames.isLineSeparator($0) })
+    {
+      throw GeneratorError(
+        "internal error: \(path) would hold a line break from \(shown) outside a comment or a "
+          + "literal's escapes; nothing was written (please report it with the document)")
+    }
     let formatted = formatter(
       Dictionary(files.map { ($0.path, $0.contents) }, uniquingKeysWith: { first, _ in first }),
       root)

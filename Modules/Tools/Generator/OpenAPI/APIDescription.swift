@@ -511,6 +511,13 @@ private struct SchemaReader {
         merging.append(name)
       }
       defer { if part["$ref"] != nil { merging.removeLast() } }
+      // Each level is a frame of this function: a chain thousands deep would exhaust the stack.
+      guard merging.count <= 64 else {
+        throw GeneratorError(
+          "components.schemas.\(merging.last ?? ""): allOf nested deeper than 64 levels (from "
+            + "\(location.split(separator: ".").prefix(3).joined(separator: "."))) is not generated"
+        )
+      }
       let value = try resolved(part, kind: "schemas", at: partLocation)
       guard case .object(let object) = value else {
         throw GeneratorError("\(partLocation) is not a schema")
@@ -615,6 +622,11 @@ private struct SchemaReader {
           "\(itemLocation): the parameter \"\(name)\" has no schema (`content` is not read)")
       }
       let schema = try self.schema(schemaValue, at: itemLocation + ".schema")
+      if let cycle = Self.referenceCycle(from: schema, in: self) {
+        throw GeneratorError(
+          "\(itemLocation): the parameter \"\(name)\" is of a schema that refers to itself ("
+            + "\(cycle.joined(separator: " → "))): it describes no value")
+      }
       guard Self.isSimple(schema, in: self) || Self.isSimpleList(schema, in: self) else {
         throw GeneratorError(
           "\(itemLocation): the parameter \"\(name)\" is an object; only text, numbers, "
@@ -634,13 +646,40 @@ private struct SchemaReader {
     return parameters
   }
 
-  /// Whether `schema` is text, a number, a boolean or an enumeration (through references).
-  static func isSimple(_ schema: APIDescription.Schema, in reader: SchemaReader) -> Bool {
+  /// Whether `schema` is text, a number, a boolean or an enumeration (through references: at
+  /// most 64 of them, so references that lead back to themselves end).
+  static func isSimple(
+    _ schema: APIDescription.Schema, in reader: SchemaReader, depth: Int = 0
+  ) -> Bool {
+    guard depth < 64 else { return false }
     switch schema {
-    case .string, .integer, .number, .boolean, .enumeration: true
-    case .nullable(let inner): isSimple(inner, in: reader)
-    case .reference(let name): reader.read[name].map { isSimple($0, in: reader) } ?? false
-    default: false
+    case .string, .integer, .number, .boolean, .enumeration: return true
+    case .nullable(let inner): return isSimple(inner, in: reader, depth: depth + 1)
+    case .reference(let name):
+      return reader.read[name].map { isSimple($0, in: reader, depth: depth + 1) } ?? false
+    default: return false
+    }
+  }
+
+  /// The names of schemas that only refer to one another in a ring, when `schema` leads into
+  /// one (`Loop` → `Loop2` → `Loop`); `nil` when its references end in a schema.
+  static func referenceCycle(from schema: APIDescription.Schema, in reader: SchemaReader)
+    -> [String]?
+  {
+    var seen: [String] = []
+    var current = schema
+    while true {
+      switch current {
+      case .reference(let name):
+        if seen.contains(name) { return seen + [name] }
+        seen.append(name)
+        guard let next = reader.read[name] else { return nil }
+        current = next
+      case .nullable(let inner):
+        current = inner
+      default:
+        return nil
+      }
     }
   }
 

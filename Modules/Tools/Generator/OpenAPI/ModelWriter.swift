@@ -280,7 +280,7 @@ struct ModelWriter {
     aliasesBeingWritten.removeLast()
     declarations += scope.declarations
     declarations.append(
-      "/// The \(name) schema.\npublic typealias \(type) = \(target.declared)")
+      "/// The \(SwiftNames.comment(name)) schema.\npublic typealias \(type) = \(target.declared)")
     aliases[name] = target
     aliasTargets[type] = target
     return target
@@ -518,7 +518,7 @@ struct ModelWriter {
         "    case value = \"\(SwiftNames.literal(discriminator.property))\"",
         "  }",
         "",
-        "  /// Reads the variant its `\(discriminator.property)` names.",
+        "  /// Reads the variant its `\(SwiftNames.comment(discriminator.property))` names.",
         "  public init(from decoder: any Decoder) throws {",
         "    let container = try decoder.container(keyedBy: DiscriminatorKey.self)",
         "    let name = try container.decode(String.self, forKey: .value)",

@@ -78,7 +78,9 @@ enum SwiftNames {
     keywords.contains(identifier) ? "`\(identifier)`" : identifier
   }
 
-  /// `text` as the body of a Swift string literal.
+  /// `text` as the body of a Swift string literal: quotes, backslashes, control characters and
+  /// every character a reader might take for a line break (`U+2028`, `U+2029`, `U+0085`) are
+  /// escaped, so the text can never end the literal or start a line of code.
   static func literal(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
@@ -89,7 +91,9 @@ enum SwiftNames {
       case "\r": result += "\\r"
       case "\t": result += "\\t"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
+        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+          || isLineSeparator(scalar)
+        {
           result += "\\u{\(String(scalar.value, radix: 16))}"
         } else {
           result.unicodeScalars.append(scalar)
@@ -99,16 +103,61 @@ enum SwiftNames {
     return result
   }
 
+  /// `text` as the text of one comment line: every line break (`\n`, `\r`, `\r\n`,
+  /// `U+2028`, `U+2029`, `U+0085`, vertical tab, form feed) and control character is a space,
+  /// runs of spaces one, so text from a document can never end the comment and start a line
+  /// of code. Every comment the generator writes with text it did not choose goes through
+  /// here (``documentation(_:fallback:indent:)`` too).
+  static func comment(_ text: String) -> String {
+    var result = ""
+    var lastWasSpace = false
+    for scalar in text.unicodeScalars {
+      let blank =
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isLineSeparator(scalar)
+        || scalar == " "
+      if blank {
+        if !lastWasSpace, !result.isEmpty { result += " " }
+        lastWasSpace = true
+      } else {
+        result.unicodeScalars.append(scalar)
+        lastWasSpace = false
+      }
+    }
+    while result.last == " " { result.removeLast() }
+    return result
+  }
+
+  /// Whether `scalar` breaks a line in some reader's eyes (a compiler, an editor, a diff).
+  static func isLineSeparator(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: true
+    default: false
+    }
+  }
+
   /// `text` as documentation lines at `indent`: one `///` line per line of text (at most 12,
-  /// each trimmed), or `fallback` when there is no text.
+  /// each made safe by ``comment(_:)``), or `fallback` when there is no text. Any line break
+  /// separates lines (`\r\n`, a lone `\r`, `U+2028`...).
   static func documentation(_ text: String?, fallback: String, indent: String) -> String {
-    let lines =
-      (text ?? "").split(separator: "\n", omittingEmptySubsequences: false)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-    var kept = Array(lines.prefix(12))
+    var lines: [String] = []
+    var line = ""
+    var afterCarriageReturn = false
+    for scalar in (text ?? "").unicodeScalars {
+      defer { afterCarriageReturn = scalar == "\r" }
+      guard isLineSeparator(scalar) else {
+        line.unicodeScalars.append(scalar)
+        continue
+      }
+      // `\r\n` is one break, not two.
+      if scalar == "\n", afterCarriageReturn { continue }
+      lines.append(line)
+      line = ""
+    }
+    lines.append(line)
+    var kept = Array(lines.map(comment).prefix(12))
     while kept.last?.isEmpty == true { kept.removeLast() }
     while kept.first?.isEmpty == true { kept.removeFirst() }
-    if kept.isEmpty { kept = [fallback] }
+    if kept.isEmpty { kept = [comment(fallback)] }
     return kept.map { $0.isEmpty ? "\(indent)///" : "\(indent)/// \($0)" }
       .joined(separator: "\n")
   }
