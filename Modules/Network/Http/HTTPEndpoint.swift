@@ -57,6 +57,16 @@ public protocol HTTPEndpoint: Sendable {
   /// The answer ``StubTransport`` gives in offline and demo mode; `nil` means none.
   /// Default: `nil`.
   var stub: HTTPStub? { get }
+  /// Whether ``path`` is already percent-encoded (its values put in with
+  /// ``PercentEncoding/pathSegment(_:)``, as generated code does): it is then sent as it is,
+  /// a `%` never encoded again. Default: `false` (the characters a path cannot hold are
+  /// encoded, and a `/` separates segments).
+  var isPathPercentEncoded: Bool { get }
+  /// Whether the names and values of ``query`` are already percent-encoded (with
+  /// ``PercentEncoding/encode(_:)``; the separators of a list, such as `a,b`, left as they
+  /// are): they are then sent as they are. Default: `false` (every character but the
+  /// unreserved ones is encoded, `+` and `&` included).
+  var isQueryPercentEncoded: Bool { get }
 }
 
 extension HTTPEndpoint {
@@ -78,6 +88,10 @@ extension HTTPEndpoint {
   public var acceptableStatusCodes: Set<Int> { successStatusCodes }
   /// No stub.
   public var stub: HTTPStub? { nil }
+  /// A plain path.
+  public var isPathPercentEncoded: Bool { false }
+  /// A plain query.
+  public var isQueryPercentEncoded: Bool { false }
 
   /// `METHOD /path`, for logs and error messages.
   public var summary: String { "\(method) \(path)" }

@@ -127,22 +127,58 @@ extension HTTPRequest {
     guard var url = endpoint.baseURL ?? baseURL else {
       throw .invalidRequest("\(endpoint.summary): no base URL (set one on the requester)")
     }
-    if !endpoint.path.isEmpty {
+    if !endpoint.path.isEmpty, !endpoint.isPathPercentEncoded {
       let path = endpoint.path.hasPrefix("/") ? String(endpoint.path.dropFirst()) : endpoint.path
       url = url.appendingPathComponent(path, isDirectory: false)
     }
-    if !endpoint.query.isEmpty {
+    if (!endpoint.path.isEmpty && endpoint.isPathPercentEncoded) || !endpoint.query.isEmpty {
       guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
         throw .invalidRequest(
           "\(endpoint.summary): cannot build a URL from "
             + SecretRedactor.standard.redacting(url: url.absoluteString))
       }
-      components.queryItems = (components.queryItems ?? []) + endpoint.query
-      guard let withQuery = components.url else {
-        let names = endpoint.query.map(\.name).joined(separator: ", ")
-        throw .invalidRequest("\(endpoint.summary): invalid query (items \(names))")
+      if !endpoint.path.isEmpty, endpoint.isPathPercentEncoded {
+        guard PercentEncoding.isWellFormedPath(endpoint.path) else {
+          throw .invalidRequest(
+            "\(endpoint.summary): the path is said to be percent-encoded but is not")
+        }
+        let base = components.percentEncodedPath
+        let joint = base.hasSuffix("/") || endpoint.path.hasPrefix("/") ? "" : "/"
+        let path =
+          base.hasSuffix("/") && endpoint.path.hasPrefix("/")
+          ? String(endpoint.path.dropFirst()) : endpoint.path
+        components.percentEncodedPath = base + joint + path
       }
-      url = withQuery
+      if !endpoint.query.isEmpty {
+        let items: [URLQueryItem]
+        if endpoint.isQueryPercentEncoded {
+          guard
+            endpoint.query.allSatisfy({
+              PercentEncoding.isWellFormedQueryPart($0.name)
+                && PercentEncoding.isWellFormedQueryPart($0.value ?? "")
+            })
+          else {
+            let names = endpoint.query.map(\.name).joined(separator: ", ")
+            throw .invalidRequest(
+              "\(endpoint.summary): the query is said to be percent-encoded but is not (items "
+                + "\(names))")
+          }
+          items = endpoint.query
+        } else {
+          // Every character but the unreserved ones encoded: a `+` or a `&` in a value is the
+          // value's, never a space or the next item.
+          items = endpoint.query.map {
+            URLQueryItem(
+              name: PercentEncoding.encode($0.name), value: $0.value.map(PercentEncoding.encode))
+          }
+        }
+        components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + items
+      }
+      guard let built = components.url else {
+        let names = endpoint.query.map(\.name).joined(separator: ", ")
+        throw .invalidRequest("\(endpoint.summary): invalid path or query (items \(names))")
+      }
+      url = built
     }
     var headers: HTTPHeaders = ["Accept": "application/json"]
     var body: Data?

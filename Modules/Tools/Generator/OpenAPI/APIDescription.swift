@@ -79,6 +79,11 @@ struct APIDescription: Equatable {
     var schema: Schema
     /// Its description, if any.
     var summary: String?
+    /// How a list is written in a query (OpenAPI's `style` and `explode`): each element as an
+    /// item of its own (`form`, exploded: the default), or one item whose elements are joined
+    /// by a separator (`,` for `form` without explode, a space for `spaceDelimited`, `|` for
+    /// `pipeDelimited`).
+    var listSeparator: String?
   }
 
   /// What an operation sends.
@@ -637,11 +642,27 @@ private struct SchemaReader {
           "\(itemLocation): the path parameter \"\(name)\" is a list; a path segment holds one "
             + "value")
       }
+      // The query's list styles (OpenAPI 3, "Style Values"); a path or a header joins a list
+      // with commas (`simple`).
+      let style = parameter["style"]?.string ?? (position == .query ? "form" : "simple")
+      let explode = parameter["explode"].map { $0 == .bool(true) } ?? (style == "form")
+      var separator: String?
+      if position == .query, Self.isSimpleList(schema, in: self), !explode {
+        switch style {
+        case "form": separator = ","
+        case "spaceDelimited": separator = " "
+        case "pipeDelimited": separator = "|"
+        default:
+          throw GeneratorError(
+            "\(itemLocation): the query parameter \"\(name)\" has the style \"\(style)\", "
+              + "which a list in a query cannot take (form, spaceDelimited and pipeDelimited can)")
+        }
+      }
       parameters.append(
         .init(
           name: name, location: position,
           isRequired: position == .path || parameter["required"] == .bool(true),
-          schema: schema, summary: parameter["description"]?.string))
+          schema: schema, summary: parameter["description"]?.string, listSeparator: separator))
     }
     return parameters
   }

@@ -20,8 +20,10 @@ struct EndpointWriter {
     var sample: String
     /// The type it is written from into the request.
     var shape: String { alias.isEmpty ? type.name : alias }
-    /// How the sample reads in the request (`1`, `sample`, `true`).
+    /// How the sample reads in the request (`1`, `sample`, `true`); a list's first element.
     var sampleText: String
+    /// How each element of a list's sample reads in the request (a single value: itself).
+    var sampleElements: [String] = []
   }
 
   /// An operation as Swift sees it.
@@ -94,10 +96,31 @@ struct EndpointWriter {
         if shape.name != type.name, sample.hasPrefix(shape.name + ".") {
           sample = type.name + sample.dropFirst(shape.name.count)  // Its alias names it.
         }
+        var elements = [text]
+        if shape.name.hasPrefix("["), parameter.location == .query {
+          // Two elements, the second holding every list separator: the tests see each element
+          // arrive as it was, apart from the other.
+          let element = String(shape.name.dropFirst().dropLast())
+          var second = Self.secondSample(of: element)
+          var first = (swift: String(sample.dropFirst().dropLast()), text: text)
+          if element == "String", let separator = parameter.listSeparator, separator != "," {
+            // A space or a `|` in an element reads as the separator, encoded or not: the style
+            // cannot carry one (a comma-separated list encodes an element's commas apart).
+            let (a, b) = (
+              text.replacingOccurrences(of: separator, with: ""),
+              second.text.replacingOccurrences(of: separator, with: "")
+            )
+            first = ("\"\(SwiftNames.literal(a))\"", a)
+            second = ("\"\(SwiftNames.literal(b))\"", b)
+            text = a
+          }
+          sample = "[" + first.swift + ", " + second.swift + "]"
+          elements = [first.text, second.text]
+        }
         arguments.append(
           Argument(
             name: swift, type: type, alias: shape.name == type.name ? "" : shape.name,
-            parameter: parameter, sample: sample, sampleText: text))
+            parameter: parameter, sample: sample, sampleText: text, sampleElements: elements))
       }
       var body: Argument?
       switch operation.body {
@@ -166,7 +189,9 @@ struct EndpointWriter {
     case "Int", "Int32", "Int64": return ("1", "1")
     case "Double": return ("1.5", "1.5")
     case "Bool": return ("true", "true")
-    case "String": return ("\"sample\"", "sample")
+    // Text with the characters a URL reserves: the generated tests check that it reaches the
+    // server as it was, in one segment or one item.
+    case "String": return ("\"\(SwiftNames.literal(reservedSample))\"", reservedSample)
     case "Date": return ("Date(timeIntervalSince1970: 0)", "1970-01-01T00:00:00Z")
     default:
       if type.name.hasPrefix("[") {
@@ -179,6 +204,22 @@ struct EndpointWriter {
       }
       // An enumeration: its sample case.
       return ("\(type.name).sample", "\u{0}\(type.name)")
+    }
+  }
+
+  /// The sample of a text parameter: `/`, `?`, `#`, `%`, `&`, `=`, `+`, a space and dots.
+  static let reservedSample = "a/b c?d#e%f&g=h+i.."
+
+  /// A second element for a list's sample, unlike the first: for text, one that holds every
+  /// separator a list in a query can have (`,`, a space, `|`).
+  static func secondSample(of element: String) -> (swift: String, text: String) {
+    switch element {
+    case "Int", "Int32", "Int64": ("2", "2")
+    case "Double": ("2.5", "2.5")
+    case "Bool": ("false", "false")
+    case "String": ("\"x,y z|w\"", "x,y z|w")
+    case "Date": ("Date(timeIntervalSince1970: 86400)", "1970-01-02T00:00:00Z")
+    default: ("\(element).sample", "\u{0}\(element)")
     }
   }
 
@@ -211,26 +252,26 @@ struct EndpointWriter {
           + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))"))
     }
     lines.append("")
-    // The path.
-    lines += ["  /// The endpoint's path.", "  public var path: String {", "    switch self {"]
-    var hasTextSegment = false
+    // The path, percent-encoded here: each value one segment, encoded once (RFC 3986).
+    lines += [
+      "  /// The endpoint's path, percent-encoded (each value one segment).",
+      "  public var path: String {", "    switch self {",
+    ]
     for call in calls {
-      var path = SwiftNames.literal(call.operation.path)
+      var path = Self.encodedTemplate(call.operation.path)
       for argument in call.arguments where argument.parameter?.location == .path {
-        let value: String
-        let swift = SwiftNames.escaped(argument.name)
-        switch argument.shape {
-        case "Int", "Int32", "Int64", "Double", "Bool": value = "\\(\(swift))"
-        default:
-          value = "\\(Self.segment(\(Self.text(of: swift, type: argument.shape))))"
-          hasTextSegment = true
-        }
+        let text = Self.text(of: SwiftNames.escaped(argument.name), type: argument.shape)
+        let value = "\\(PercentEncoding.pathSegment(\(text)))"
         path = path.replacingOccurrences(of: "{\(argument.parameter?.name ?? "")}", with: value)
       }
       lines.append(
         "    case \(pattern(call, binding: { $0.parameter?.location == .path })): \"\(path)\"")
     }
-    lines += ["    }", "  }", ""]
+    lines += [
+      "    }", "  }", "",
+      "  /// Yes: the values in ``path`` are percent-encoded already, and sent as they are.",
+      "  public var isPathPercentEncoded: Bool { true }", "",
+    ]
     // The method.
     let methods = Set(calls.map(\.operation.method))
     if methods.count == 1, let method = methods.first {
@@ -250,11 +291,22 @@ struct EndpointWriter {
       }
       lines += ["    }", "  }", ""]
     }
-    lines += items(
-      location: .query, property: "query", type: "[URLQueryItem]", doc: "The query's items.",
+    let queryLines = items(
+      location: .query, property: "query", type: "[URLQueryItem]",
+      doc: "The query's items, percent-encoded (a list as the document's style writes it).",
       empty: "[]",
-      add: { name, value in "items.append(URLQueryItem(name: \"\(name)\", value: \(value)))" },
+      add: { name, value in
+        "items.append(URLQueryItem(name: PercentEncoding.encode(\"\(name)\"), value: "
+          + "PercentEncoding.encode(\(value))))"
+      },
       start: "var items: [URLQueryItem] = []", result: "items")
+    lines += queryLines
+    if !queryLines.isEmpty {
+      lines += [
+        "  /// Yes: the names and values in ``query`` are percent-encoded already.",
+        "  public var isQueryPercentEncoded: Bool { true }", "",
+      ]
+    }
     lines += items(
       location: .header, property: "headers", type: "HTTPHeaders",
       doc: "The request's own headers.",
@@ -311,18 +363,6 @@ struct EndpointWriter {
       lines.append("    case .\(SwiftNames.escaped(call.name)): \(stub(call))")
     }
     lines += ["    }", "  }"]
-    if hasTextSegment {
-      lines += [
-        "",
-        "  /// `text` as one segment of a path: a `/` in it, or a segment of only dots, cannot",
-        "  /// make the request go to another path.",
-        "  private static func segment(_ text: String) -> String {",
-        "    let escaped = text.replacingOccurrences(of: \"/\", with: \"%2F\")",
-        "    return escaped.allSatisfy { $0 == \".\" }",
-        "      ? String(repeating: \"%2E\", count: escaped.count) : escaped",
-        "  }",
-      ]
-    }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
   }
@@ -381,6 +421,19 @@ struct EndpointWriter {
               argument.type.isOptional
                 ? "      if let \(swift) { \(add(wireName, joined)) }"
                 : "      \(add(wireName, joined))")
+          } else if let separator = parameter.listSeparator {
+            // One item: each element encoded, joined by the style's separator (itself encoded
+            // when it is not a character a query may hold: a space, `|`).
+            let encodedSeparator = separator == "," ? "," : separator == " " ? "%20" : "%7C"
+            let joined =
+              "\(swift).map { PercentEncoding.encode(\(Self.text(of: "$0", type: element))) }"
+              + ".joined(separator: \"\(encodedSeparator)\")"
+            let item =
+              "items.append(URLQueryItem(name: PercentEncoding.encode(\"\(wireName)\"), value: "
+              + "\(joined)))"
+            lines.append(
+              argument.type.isOptional
+                ? "      if let \(swift) { \(item) }" : "      \(item)")
           } else {
             let item = Self.text(of: "element", type: element)
             lines.append("      for element in \(list) { \(add(wireName, item)) }")
@@ -400,6 +453,32 @@ struct EndpointWriter {
     }
     lines += ["    }", "  }", ""]
     return lines
+  }
+
+  /// A documented path with its own text percent-encoded where a path cannot hold it (a space,
+  /// a quote, a backslash, any non-ASCII character), `/` and the `{name}` placeholders left
+  /// as they are: the static part of a path literal, safe in a Swift string literal too.
+  static func encodedTemplate(_ path: String) -> String {
+    var result = ""
+    var inPlaceholder = false
+    let allowed = Set(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8)
+    for character in path {
+      if character == "{" { inPlaceholder = true }
+      if inPlaceholder {
+        result.append(character)
+        if character == "}" { inPlaceholder = false }
+        continue
+      }
+      for byte in String(character).utf8 {
+        if allowed.contains(byte) {
+          result.unicodeScalars.append(Unicode.Scalar(byte))
+        } else {
+          result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+      }
+    }
+    return result
   }
 
   /// The text of `value`, of `type`, in a query or a header.
@@ -623,12 +702,23 @@ struct EndpointWriter {
       }
       lines.append("    let request = try #require(responder.requests.last)")
       lines.append("    #expect(request.method == .\(call.operation.method.lowercased()))")
-      var path = SwiftNames.literal(call.operation.path)
-      for argument in call.arguments where argument.parameter?.location == .path {
-        path = path.replacingOccurrences(
-          of: "{\(argument.parameter?.name ?? "")}", with: sampleText(argument))
-      }
-      lines.append("    #expect(request.url.path == \"\(path)\")")
+      // The path as the server reads it: segment by segment, each decoded; a value is one
+      // segment, whatever it holds.
+      let segments = call.operation.path.split(separator: "/", omittingEmptySubsequences: false)
+        .map { segment -> String in
+          var text = SwiftNames.literal(String(segment))
+          for argument in call.arguments where argument.parameter?.location == .path {
+            text = text.replacingOccurrences(
+              of: SwiftNames.literal("{\(argument.parameter?.name ?? "")}"),
+              with: sampleText(argument))
+          }
+          return "\"\(text)\""
+        }
+      lines.append(
+        "    let segments = (URLComponents(url: request.url, resolvingAgainstBaseURL: false)?"
+          + ".percentEncodedPath ?? \"\").split(separator: \"/\", omittingEmptySubsequences: false)"
+          + ".map { $0.removingPercentEncoding ?? \"\" }")
+      lines.append("    #expect(segments == [\(segments.joined(separator: ", "))])")
       let queries = call.arguments.filter { $0.parameter?.location == .query }
       if !queries.isEmpty {
         lines.append(
@@ -636,9 +726,25 @@ struct EndpointWriter {
         )
         for argument in queries {
           let wire = SwiftNames.literal(argument.parameter?.name ?? "")
-          lines.append(
-            "    #expect(items.contains(URLQueryItem(name: \"\(wire)\", value: \(sampleValue(argument)))))"
-          )
+          let elements = argument.sampleElements.map(elementValue).joined(separator: ", ")
+          if let separator = argument.parameter?.listSeparator {
+            // One item: its elements apart at the style's separator, each then decoded.
+            let encoded = separator == "," ? "," : separator == " " ? "%20" : "%7C"
+            lines.append(
+              "    let \(argument.name)Item = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?"
+                + ".percentEncodedQueryItems?.first { $0.name == \"\(wire)\" }?.value ?? \"\"")
+            lines.append(
+              "    #expect(\(argument.name)Item.components(separatedBy: \"\(encoded)\").map { $0.removingPercentEncoding ?? \"\" } "
+                + "== [\(elements)])")
+          } else if argument.shape.hasPrefix("[") {
+            // An item per element, in order.
+            lines.append(
+              "    #expect(items.filter { $0.name == \"\(wire)\" }.map(\\.value) == [\(elements)])")
+          } else {
+            lines.append(
+              "    #expect(items.contains(URLQueryItem(name: \"\(wire)\", value: \(sampleValue(argument)))))"
+            )
+          }
         }
       }
       for argument in call.arguments where argument.parameter?.location == .header {
@@ -685,6 +791,12 @@ struct EndpointWriter {
     return SwiftNames.literal(argument.sampleText)
   }
 
+  /// A Swift expression of one element's sample text (`"sample"`, or an enumeration's raw value).
+  private func elementValue(_ text: String) -> String {
+    if text.hasPrefix("\u{0}") { return "\(text.dropFirst()).sample.rawValue" }
+    return "\"\(SwiftNames.literal(text))\""
+  }
+
   /// A Swift expression of `argument`'s sample as text in the request.
   private func sampleValue(_ argument: Argument) -> String {
     if argument.sampleText.hasPrefix("\u{0}") {
@@ -692,5 +804,12 @@ struct EndpointWriter {
       return "\(type).sample.rawValue"
     }
     return "\"\(SwiftNames.literal(argument.sampleText))\""
+  }
+}
+
+extension String {
+  /// The string with `0`s before it up to `length` characters.
+  fileprivate func leftPadded(to length: Int) -> String {
+    String(repeating: "0", count: max(0, length - count)) + self
   }
 }
