@@ -358,11 +358,6 @@ struct APIGeneratorTests {
       "the $ref \"#/components/schemas/Missing\" resolves nowhere"
     ),
     (
-      "openapi: 3.0.0\ninfo: {title: A}\npaths:\n  /a:\n    get: {operationId: same, responses: {}}\n"
-        + "  /b:\n    get: {operationId: same, responses: {}}\n",
-      "both map to `same` in DefaultDataAPI"
-    ),
-    (
       "openapi: 3.0.0\ninfo: {title: A}\npaths:\n  /a:\n    get:\n      parameters: [{name: s, "
         + "in: cookie, schema: {type: string}}]\n      responses: {}\n",
       "the cookie parameter \"s\" cannot be generated"
@@ -388,6 +383,69 @@ struct APIGeneratorTests {
   ])
   func whatCannotBeGeneratedIsRefusedAndNothingWritten(document: String, reason: String) throws {
     try expectRefusal(document, reason: reason)
+  }
+
+  /// A whole document, first time: what one operation holds that cannot be generated leaves
+  /// that operation out, named with why, and the others are generated; the run says how many
+  /// of each and succeeds. `--strict` makes any left-out operation an error.
+  @Test func whatCannotBeGeneratedIsLeftOutAndTheRestGenerated() throws {
+    let document = """
+      openapi: 3.0.0
+      info: {title: A}
+      paths:
+        /good:
+          get: {tags: [zq], operationId: good, responses: {'204': {description: ok}}}
+        /same:
+          get: {tags: [zq], operationId: good, responses: {'204': {description: ok}}}
+        /cookie:
+          get:
+            tags: [zq]
+            operationId: withCookie
+            parameters: [{name: s, in: cookie, schema: {type: string}}]
+            responses: {'204': {description: ok}}
+        /missing:
+          get:
+            tags: [zq]
+            operationId: missing
+            responses:
+              '200':
+                description: ok
+                content: {application/json: {schema: {$ref: '#/components/schemas/Nowhere'}}}
+        /loop/{id}:
+          get:
+            tags: [zq]
+            operationId: loop
+            parameters: [{name: id, in: path, required: true, schema: {$ref: '#/components/schemas/Loop'}}]
+            responses: {'204': {description: ok}}
+      components:
+        schemas:
+          Loop: {$ref: '#/components/schemas/Loop2'}
+          Loop2: {$ref: '#/components/schemas/Loop'}
+      """
+    let sandbox = try apiSandbox()
+    defer { sandbox.cleanUp() }
+    try sandbox.write(document, to: "api/billing.yaml")
+    let before = try sandbox.snapshot()
+    let strict = sandbox.run("api", "api/billing.yaml", "--strict")
+    #expect(strict.status == 1)
+    #expect(
+      strict.errors.contains("--strict: 4 operation(s) cannot be generated"), "\(strict.errors)")
+    #expect(try sandbox.snapshot() == before)
+
+    let result = sandbox.run("api", "api/billing.yaml")
+    #expect(result.status == 0, "\(result.errors)")
+    for reason in [
+      "left out: GET /same: paths./good.get and paths./same.get both map to `good`",
+      "left out: GET /cookie: paths./cookie.get.parameters[0]: the cookie parameter \"s\"",
+      "left out: GET /missing: paths./missing.get.responses.200.content.application/json.schema: the $ref \"#/components/schemas/Nowhere\" resolves nowhere",
+      "left out: GET /loop/{id}: paths./loop/{id}.get.parameters[0]: the parameter \"id\" is of a schema that refers to itself",
+      "1 operation(s) generated, 4 left out",
+    ] {
+      #expect(result.output.contains(reason), "missing \(reason) in \(result.output)")
+    }
+    let api = try sandbox.read("Modules/Repository/API/ZqDataAPI.swift")
+    #expect(api.contains("case good"))
+    #expect(!api.contains("withCookie") && !api.contains("case loop"))
   }
 
   /// Documents that crashed the generator (a stack overflow) are refused with where and why.

@@ -43,6 +43,8 @@ public enum GeneratorCommand {
       --list             screen: a list searched as you type (debounced) and loaded a page at
                          a time, with sample items to replace, instead of the note example.
       --tag NAME[,NAME]  api: only the operations of these tags (repeatable).
+      --strict           api: what the document holds that cannot be generated is an error
+                         (by default it is left out, named with why, and the rest generated).
       --dry-run          Print every new file and the diff of every changed file; write nothing.
       --root PATH        The project (default: the current directory).
       -h, --help         Show this help.
@@ -70,6 +72,7 @@ public enum GeneratorCommand {
     var feature: String?
     var isList = false
     var isDryRun = false
+    var isStrict = false
     var tags: [String] = []
     var root = currentDirectory
     var iterator = arguments.makeIterator()
@@ -79,6 +82,7 @@ public enum GeneratorCommand {
         output(usage)
         return 0
       case "--dry-run": isDryRun = true
+      case "--strict": isStrict = true
       case "--list": isList = true
       case "--services":
         guard let list = iterator.next() else {
@@ -157,15 +161,19 @@ public enum GeneratorCommand {
           return 1
         }
       }
-      if !tags.isEmpty, command != "api" {
-        errors("trellis-gen: --tag applies to api only")
+      if !tags.isEmpty || isStrict, command != "api" {
+        errors("trellis-gen: --tag and --strict apply to api only")
         return 2
       }
       if command == "api" {
         let path = name.hasPrefix("/") ? name : currentDirectory + "/" + name
-        return try runAPI(
-          try generator.planAPI(path, tags: tags), generator: generator, isDryRun: isDryRun,
-          output: output)
+        let plan = try generator.planAPI(path, tags: tags)
+        if isStrict, !plan.skipped.isEmpty {
+          throw GeneratorError(
+            "--strict: \(plan.skipped.count) operation(s) cannot be generated; nothing was "
+              + "written:\n" + plan.skipped.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        return try runAPI(plan, generator: generator, isDryRun: isDryRun, output: output)
       }
       let changes: ChangeSet
       switch command {
@@ -243,6 +251,9 @@ public enum GeneratorCommand {
           + "nothing uses it")
     }
     for reason in plan.skipped { output("left out: \(reason)") }
+    output(
+      "\(plan.operationCount) operation(s) generated, \(plan.skipped.count) left out"
+        + (plan.skipped.isEmpty ? "" : " (each named above, with why)"))
     if !hasChanges, plan.leftAlone.isEmpty { output("nothing to change") }
     if isDryRun {
       output("(dry run: nothing was written)")

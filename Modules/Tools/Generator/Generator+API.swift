@@ -24,6 +24,8 @@ public struct APIPlan: Equatable, Sendable {
   public var orphans: [String]
   /// The operations left out, each with why.
   public var skipped: [String] = []
+  /// How many operations were generated.
+  public var operationCount = 0
 }
 
 extension Generator {
@@ -87,11 +89,19 @@ extension Generator {
       byTag[name, default: []].append(operation)
     }
     var writers: [EndpointWriter] = []
+    var skipped = description.skipped
     for name in tagOrder {
-      writers.append(
-        try EndpointWriter(
-          tag: name, operations: byTag[name] ?? [], models: &models, source: shown,
-          title: description.title))
+      let writer = try EndpointWriter(
+        tag: name, operations: byTag[name] ?? [], models: &models, source: shown,
+        title: description.title)
+      skipped += writer.skipped
+      // A tag all of whose operations were left out has no files.
+      if !writer.calls.isEmpty { writers.append(writer) }
+    }
+    guard !writers.isEmpty else {
+      throw GeneratorError(
+        "no operation of the document could be generated:\n"
+          + skipped.map { "  \($0)" }.joined(separator: "\n"))
     }
     try models.checkCycles()
     let project = try currentProjectName(in: read(Self.manifestPath))
@@ -130,7 +140,7 @@ extension Generator {
       root)
     var plan = APIPlan(
       changes: ChangeSet(), leftAlone: [], upToDate: [], orphans: [],
-      skipped: description.skipped)
+      skipped: skipped, operationCount: writers.map(\.calls.count).reduce(0, +))
     var written: [String] = []
     for (path, contents) in files {
       let body = formatted?[path] ?? contents

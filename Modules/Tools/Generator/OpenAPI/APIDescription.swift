@@ -186,68 +186,59 @@ struct APIDescription: Equatable {
     for entry in root["paths"]?.object?.entries ?? [] {
       let path = entry.key
       guard let item = entry.value.object else {
-        throw GeneratorError("paths.\(path) is not an object")
+        skipped.append("paths.\(path): not an object; its operations are left out")
+        continue
       }
-      let shared =
-        try item["parameters"].map { (value) throws(GeneratorError) in
-          try reader.parameters(value, at: "paths.\(path).parameters")
-        } ?? []
+      let shared: [Parameter]
+      do {
+        shared =
+          try item["parameters"].map { (value) throws(GeneratorError) in
+            try reader.parameters(value, at: "paths.\(path).parameters")
+          } ?? []
+      } catch {
+        skipped.append("\(path) (every operation): \(error.message)")
+        continue
+      }
       for method in Self.methods {
         guard let value = item[method] else { continue }
         let location = "paths.\(path).\(method)"
-        guard let operation = value.object else {
-          throw GeneratorError("\(location) is not an object")
-        }
-        let tag = operation["tags"]?.array?.first?.string ?? "Default"
-        guard
-          tags.isEmpty
-            || tags.contains(where: {
-              $0.lowercased() == tag.lowercased()
-                || SwiftNames.upperCamel($0) == SwiftNames.upperCamel(tag)
-            })
-        else {
-          continue
-        }
-        var parameters = shared
-        for parameter in try operation["parameters"].map({ (value) throws(GeneratorError) in
-          try reader.parameters(value, at: location + ".parameters")
-        }) ?? [] {
-          parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
-          parameters.append(parameter)
-        }
-        for name in Self.placeholders(in: path)
-        where !parameters.contains(where: { $0.name == name && $0.location == .path }) {
-          throw GeneratorError(
-            "\(location): the path has {\(name)} but no path parameter \"\(name)\" describes it")
-        }
-        for parameter in parameters where parameter.location == .path {
-          guard Self.placeholders(in: path).contains(parameter.name) else {
-            throw GeneratorError(
-              "\(location): the path parameter \"\(parameter.name)\" is not in the path \(path)")
+        // What one operation cannot express leaves that operation out, with why, and the
+        // schemas it alone read with it; the others are generated.
+        let before = reader
+        do throws(GeneratorError) {
+          guard let operation = value.object else {
+            throw GeneratorError("\(location) is not an object")
           }
+          let tag = operation["tags"]?.array?.first?.string ?? "Default"
+          guard
+            tags.isEmpty
+              || tags.contains(where: {
+                $0.lowercased() == tag.lowercased()
+                  || SwiftNames.upperCamel($0) == SwiftNames.upperCamel(tag)
+              })
+          else {
+            continue
+          }
+          if let read = try Self.operation(
+            operation, method: method, path: path, tag: tag, shared: shared,
+            globalSecurity: globalSecurity, reader: &reader)
+          {
+            operations.append(read)
+          } else {
+            skipped.append(
+              "\(method.uppercased()) \(path): a stream of server-sent events; read it with "
+                + "EventStreamClient (see Modules/Network/Stream)")
+          }
+        } catch {
+          reader = before
+          skipped.append("\(method.uppercased()) \(path): \(error.message)")
         }
-        let (body, isBodyRequired) = try reader.body(
-          operation["requestBody"], at: location + ".requestBody")
-        let response = try reader.response(operation["responses"], at: location + ".responses")
-        if response == .eventStream {
-          skipped.append(
-            "\(method.uppercased()) \(path): a stream of server-sent events; read it with "
-              + "EventStreamClient (see Modules/Network/Stream)")
-          continue
-        }
-        let security = operation["security"]?.array ?? globalSecurity ?? []
-        // An empty requirement (`- {}`) makes the session optional: sent without one.
-        let requiresAuthentication =
-          !security.isEmpty && !security.contains { $0.object?.entries.isEmpty == true }
-        let id = operation["operationId"]?.string ?? Self.operationID(method: method, path: path)
-        operations.append(
-          Operation(
-            id: id, tag: tag, method: method.uppercased(), path: path,
-            summary: Self.text(operation["summary"] ?? operation["description"] ?? .null),
-            parameters: parameters, body: body, isBodyRequired: isBodyRequired,
-            response: response, requiresAuthentication: requiresAuthentication,
-            location: location))
       }
+    }
+    if operations.isEmpty, !skipped.isEmpty, tags.isEmpty {
+      throw GeneratorError(
+        "no operation of the document could be generated:\n"
+          + skipped.map { "  \($0)" }.joined(separator: "\n"))
     }
     if operations.isEmpty {
       throw GeneratorError(
@@ -263,6 +254,47 @@ struct APIDescription: Equatable {
     self.operations = operations
     self.skipped = skipped
     schemas = try reader.usedSchemas()
+  }
+
+  /// The operation `value` describes (`nil` for an event stream), its schemas read by `reader`.
+  private static func operation(
+    _ operation: DocumentObject, method: String, path: String, tag: String,
+    shared: [Parameter], globalSecurity: [DocumentValue]?, reader: inout SchemaReader
+  ) throws(GeneratorError) -> Operation? {
+    let location = "paths.\(path).\(method)"
+    var parameters = shared
+    for parameter in try operation["parameters"].map({ (value) throws(GeneratorError) in
+      try reader.parameters(value, at: location + ".parameters")
+    }) ?? [] {
+      parameters.removeAll { $0.name == parameter.name && $0.location == parameter.location }
+      parameters.append(parameter)
+    }
+    for name in placeholders(in: path)
+    where !parameters.contains(where: { $0.name == name && $0.location == .path }) {
+      throw GeneratorError(
+        "\(location): the path has {\(name)} but no path parameter \"\(name)\" describes it")
+    }
+    for parameter in parameters where parameter.location == .path {
+      guard placeholders(in: path).contains(parameter.name) else {
+        throw GeneratorError(
+          "\(location): the path parameter \"\(parameter.name)\" is not in the path \(path)")
+      }
+    }
+    let (body, isBodyRequired) = try reader.body(
+      operation["requestBody"], at: location + ".requestBody")
+    let response = try reader.response(operation["responses"], at: location + ".responses")
+    if response == .eventStream { return nil }
+    let security = operation["security"]?.array ?? globalSecurity ?? []
+    // An empty requirement (`- {}`) makes the session optional: sent without one.
+    let requiresAuthentication =
+      !security.isEmpty && !security.contains { $0.object?.entries.isEmpty == true }
+    let id = operation["operationId"]?.string ?? operationID(method: method, path: path)
+    return Operation(
+      id: id, tag: tag, method: method.uppercased(), path: path,
+      summary: text(operation["summary"] ?? operation["description"] ?? .null),
+      parameters: parameters, body: body, isBodyRequired: isBodyRequired,
+      response: response, requiresAuthentication: requiresAuthentication,
+      location: location)
   }
 
   /// The `{name}` placeholders of `path`.
@@ -299,6 +331,8 @@ private struct SchemaReader {
   private var reading: [String] = []
   /// The named schemas whose properties an `allOf` is merging.
   private var merging: [String] = []
+  /// The named schemas that could not be read, with why.
+  private var failed: [String: GeneratorError] = [:]
   /// How deep the schema being read is.
   private var depth = 0
   /// The deepest schema read.
@@ -587,14 +621,21 @@ private struct SchemaReader {
     return .init(property: property, mapping: mapping)
   }
 
-  /// Notes the named schema `name` as used, reading it the first time.
+  /// Notes the named schema `name` as used, reading it the first time. A schema that could not
+  /// be read fails every use with the same error (an operation using it is left out).
   private mutating func use(_ name: String, _ value: DocumentValue) throws(GeneratorError) {
+    if let failure = failed[name] { throw failure }
     guard read[name] == nil, !reading.contains(name) else { return }
     reading.append(name)
-    let schema = try schema(value, at: "components.schemas.\(name)")
-    reading.removeLast()
-    read[name] = schema
-    used.append(name)
+    defer { reading.removeLast() }
+    do {
+      let schema = try schema(value, at: "components.schemas.\(name)")
+      read[name] = schema
+      used.append(name)
+    } catch {
+      failed[name] = error
+      throw error
+    }
   }
 
   /// The named schemas used, in the document's order.

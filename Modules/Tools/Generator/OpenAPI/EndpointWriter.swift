@@ -48,6 +48,8 @@ struct EndpointWriter {
   let source: String
   /// The document's title.
   let title: String
+  /// The operations left out (what they use cannot be generated), each with why.
+  private(set) var skipped: [String] = []
 
   /// The calls of `operations` (one tag's), their types declared by `models`.
   init(
@@ -59,7 +61,28 @@ struct EndpointWriter {
     // One line: it goes into documentation comments.
     self.title = title.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     var calls: [Call] = []
+    var skipped: [String] = []
     for operation in operations {
+      // An operation whose types cannot be written is left out, and the models are as they
+      // were before it.
+      let before = models
+      do throws(GeneratorError) {
+        calls.append(try Self.call(operation, calls: calls, tag: name, models: &models))
+      } catch {
+        models = before
+        skipped.append("\(operation.method) \(operation.path): \(error.message)")
+      }
+    }
+    self.calls = calls
+    self.skipped = skipped
+  }
+
+  /// The call of `operation`, its types declared by `models`.
+  private static func call(
+    _ operation: APIDescription.Operation, calls: [Call], tag name: String,
+    models: inout ModelWriter
+  ) throws(GeneratorError) -> Call {
+    do {
       let callName = SwiftNames.lowerCamel(operation.id)
       if let other = calls.first(where: { $0.name == callName }) {
         throw GeneratorError(
@@ -167,12 +190,10 @@ struct EndpointWriter {
       case .json(let schema):
         answer = try models.topLevelType(of: schema, name: prefix + "Answer")
       }
-      calls.append(
-        Call(
-          operation: operation, name: callName, arguments: arguments, body: body, answer: answer,
-          answersData: answersData))
+      return Call(
+        operation: operation, name: callName, arguments: arguments, body: body, answer: answer,
+        answersData: answersData)
     }
-    self.calls = calls
   }
 
   /// Names the generated code uses beside the parameters' (the body's, the locals that build
