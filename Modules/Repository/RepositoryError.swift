@@ -67,7 +67,7 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
       switch failure {
       case .notSignedIn, .sessionChanged:
         self = .unauthorized("You are signed out. Sign in to continue.")
-      case .untrustedOrigin:
+      case .untrustedOrigin, .missingCredential:
         self = .validation("The request could not be made: \(failure)", fields: [:])
       case .refreshUnavailable:
         self = .offline(

@@ -448,6 +448,61 @@ struct APIGeneratorTests {
     #expect(!api.contains("withCookie") && !api.contains("case loop"))
   }
 
+  /// Security as the document says: an operation that needs an API key (in a header or the
+  /// query) or HTTP Basic gets it from a plugin of that scheme, made in the composition root for
+  /// the team to give its value, and never the session's bearer token; one whose scheme the app
+  /// cannot send (an API key in a cookie) is named in the output, and sent without the session.
+  @Test func securitySchemesAreSentAsTheDocumentSays() throws {
+    let document = """
+      openapi: 3.0.3
+      info: {title: Sec, version: '1'}
+      security: [{bearer: []}]
+      paths:
+        /a:
+          get: {tags: [zq], operationId: withKey, security: [{zq_key: []}], responses: {'204': {description: ok}}}
+        /b:
+          get: {tags: [zq], operationId: withQueryKey, security: [{cookie_key: []}, {zq_query: []}], responses: {'204': {description: ok}}}
+        /c:
+          get: {tags: [zq], operationId: withBasic, security: [{basic: []}], responses: {'204': {description: ok}}}
+        /d:
+          get: {tags: [zq], operationId: withSession, responses: {'204': {description: ok}}}
+        /e:
+          get: {tags: [zq], operationId: withCookieOnly, security: [{cookie_key: []}], responses: {'204': {description: ok}}}
+      components:
+        securitySchemes:
+          bearer: {type: http, scheme: bearer}
+          zq_key: {type: apiKey, in: header, name: X-Zq-Key}
+          zq_query: {type: apiKey, in: query, name: appid}
+          basic: {type: http, scheme: basic}
+          cookie_key: {type: apiKey, in: cookie, name: sid}
+      """
+    let (sandbox, result) = try generated(document)
+    defer { sandbox.cleanUp() }
+    #expect(result.status == 0, "\(result.errors)")
+    let api = flattened(try sandbox.read("Modules/Repository/API/ZqDataAPI.swift"))
+    for expected in [
+      "case .withBasic: [\"basic\"]", "case .withKey: [\"zq_key\"]",
+      "case .withQueryKey: [\"zq_query\"]",
+      "case .withKey, .withQueryKey, .withBasic, .withCookieOnly: false",
+    ] {
+      #expect(api.contains(expected), "missing: \(expected)")
+    }
+    let composition = flattened(try sandbox.read("App/CompositionRoot.swift"))
+    for expected in [
+      "APIKeyPlugin(scheme: \"zq_key\", placement: .header(\"X-Zq-Key\")) { nil }",
+      "APIKeyPlugin(scheme: \"zq_query\", placement: .query(\"appid\")) { nil }",
+      "BasicAuthPlugin(scheme: \"basic\") { nil }",
+    ] {
+      #expect(composition.contains(expected), "missing: \(expected)")
+    }
+    #expect(
+      result.output.contains(
+        "note: GET /e: its security needs cookie_key (an API key in a cookie), which the app "
+          + "cannot send; it is sent without credentials"), "\(result.output)")
+    #expect(
+      result.output.contains("need the credential \"zq_key\" (an API key in the header X-Zq-Key)"))
+  }
+
   /// Documents that crashed the generator (a stack overflow) are refused with where and why.
   @Test(arguments: [
     (

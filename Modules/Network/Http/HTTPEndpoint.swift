@@ -62,6 +62,11 @@ public protocol HTTPEndpoint: Sendable {
   /// a `%` never encoded again. Default: `false` (the characters a path cannot hold are
   /// encoded, and a `/` separates segments).
   var isPathPercentEncoded: Bool { get }
+  /// The credentials this request needs besides the session's token, by the name the API's
+  /// description gives their security scheme (`api_key`, `basic`): the ``APIKeyPlugin`` or
+  /// ``BasicAuthPlugin`` of a scheme attaches its credential to these requests, and to no
+  /// other. Default: none.
+  var credentialSchemes: Set<String> { get }
   /// Whether the names and values of ``query`` are already percent-encoded (with
   /// ``PercentEncoding/encode(_:)``; the separators of a list, such as `a,b`, left as they
   /// are): they are then sent as they are. Default: `false` (every character but the
@@ -92,6 +97,8 @@ extension HTTPEndpoint {
   public var isPathPercentEncoded: Bool { false }
   /// A plain query.
   public var isQueryPercentEncoded: Bool { false }
+  /// None.
+  public var credentialSchemes: Set<String> { [] }
 
   /// `METHOD /path`, for logs and error messages.
   public var summary: String { "\(method) \(path)" }

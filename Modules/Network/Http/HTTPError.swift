@@ -220,6 +220,9 @@ public enum AuthenticationFailure: Error, Sendable, Equatable, CustomStringConve
   /// The endpoint requires authentication but goes to this origin, which is neither the
   /// requester's nor one the auth plugin allows: the token is not sent there.
   case untrustedOrigin(String)
+  /// The endpoint needs the credential of this security scheme (an API key, a user name and
+  /// password) and the app has none: nothing was sent.
+  case missingCredential(String)
 
   /// Whether trying again later may succeed with the same session: true only for
   /// ``refreshUnavailable(_:)``.
@@ -243,6 +246,9 @@ public enum AuthenticationFailure: Error, Sendable, Equatable, CustomStringConve
     case .untrustedOrigin(let origin):
       "the token is not sent to \(origin), which is not the requester's origin (allow it "
         + "with AuthPlugin(allowedOrigins:) or mark the endpoint as not requiring authentication)"
+    case .missingCredential(let scheme):
+      "the request needs the credential of the security scheme \"\(scheme)\" and the app has "
+        + "none (give its APIKeyPlugin or BasicAuthPlugin one)"
     }
   }
 }

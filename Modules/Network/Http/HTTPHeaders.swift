@@ -60,21 +60,22 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
   /// `Name: value` lines, sensitive values redacted.
   public var description: String {
-    redactedFields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    redactedFields().map { "\($0.name): \($0.value)" }.joined(separator: "\n")
   }
 
   /// The same as ``description``: sensitive values redacted.
   public var debugDescription: String { description }
 
-  /// `Name: value, ...` on one line, sensitive values redacted.
-  var redactedSummary: String {
-    redactedFields.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
+  /// `Name: value, ...` on one line, sensitive values redacted (by `redactor`).
+  func redactedSummary(by redactor: SecretRedactor = .standard) -> String {
+    redactedFields(by: redactor).map { "\($0.name): \($0.value)" }.joined(separator: ", ")
   }
 
-  private var redactedFields: [(name: String, value: String)] {
+  private func redactedFields(by redactor: SecretRedactor = .standard) -> [(
+    name: String, value: String
+  )] {
     map { field in
-      SecretRedactor.standard.isSensitive(field.name)
-        ? (field.name, LogMessage.redactedPlaceholder) : field
+      redactor.isSensitive(field.name) ? (field.name, LogMessage.redactedPlaceholder) : field
     }
   }
 }

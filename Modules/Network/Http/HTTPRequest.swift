@@ -23,6 +23,11 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   /// with `.timedOut`; `nil` means the same as ``timeout``. For a stream, which has no
   /// deadline once open, this is what ends a dead connection.
   public var idleTimeout: Duration?
+  /// The names of header fields and query items whose values are secret besides those the
+  /// redactors know, compared without case: a plugin that attaches a credential under a name of
+  /// the API's own (an API key named `appid`) names it here, and every description, log line
+  /// and cURL line leaves its value out, and a redirect to another origin drops it.
+  public var secretFields: Set<String> = []
 
   /// Creates a request.
   public init(
@@ -43,8 +48,15 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   /// knows which values are safe to show uses ``target(redactedBy:)``.
   public var target: String { Self.eliding(target(redactedBy: .standard), queryOf: url) }
 
+  /// `redactor`, also finding ``secretFields`` sensitive.
+  private func including(_ redactor: SecretRedactor) -> SecretRedactor {
+    guard !secretFields.isEmpty else { return redactor }
+    return SecretRedactor(additionalKeys: Set(redactor.sensitiveKeys).union(secretFields))
+  }
+
   /// The path and query for logs, with the query items `redactor` finds sensitive redacted.
   public func target(redactedBy redactor: SecretRedactor) -> String {
+    let redactor = including(redactor)
     var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
     components?.scheme = nil
     components?.host = nil
@@ -72,7 +84,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   /// The full URL for logs, with the query items `redactor` finds sensitive and any password
   /// redacted.
   public func redactedURL(by redactor: SecretRedactor) -> String {
-    redactor.redacting(url: url.absoluteString)
+    including(redactor).redacting(url: url.absoluteString)
   }
 
   /// The request as a `curl` command line, for debugging logs. Sensitive header values and
@@ -84,6 +96,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   public func curlCommand(
     redactor: SecretRedactor = .standard, body describeBody: (@Sendable (Data) -> String)? = nil
   ) -> String {
+    let redactor = including(redactor)
     var parts = ["curl", "-X", method.rawValue]
     for field in headers {
       let value =
@@ -101,7 +114,7 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible,
   /// `GET /path?query`, the header names with secret values redacted, and the body's size.
   public var description: String {
     var text = "\(method) \(redactedURL)"
-    if !headers.isEmpty { text += " [\(headers.redactedSummary)]" }
+    if !headers.isEmpty { text += " [\(headers.redactedSummary(by: including(.standard)))]" }
     if let body, !body.isEmpty { text += " (\(body.count)-byte body)" }
     return text
   }

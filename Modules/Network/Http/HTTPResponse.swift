@@ -31,7 +31,7 @@ public struct HTTPResponse: Sendable, Equatable, CustomStringConvertible,
 
   /// The same as ``description``, with the headers (secret values redacted).
   public var debugDescription: String {
-    headers.isEmpty ? description : "\(description) [\(headers.redactedSummary)]"
+    headers.isEmpty ? description : "\(description) [\(headers.redactedSummary())]"
   }
 
   /// The body as UTF-8 text (invalid bytes replaced), for messages and logs.

@@ -251,6 +251,7 @@ public enum GeneratorCommand {
           + "nothing uses it")
     }
     for reason in plan.skipped { output("left out: \(reason)") }
+    for note in plan.notes { output("note: \(note)") }
     output(
       "\(plan.operationCount) operation(s) generated, \(plan.skipped.count) left out"
         + (plan.skipped.isEmpty ? "" : " (each named above, with why)"))

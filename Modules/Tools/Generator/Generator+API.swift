@@ -26,6 +26,8 @@ public struct APIPlan: Equatable, Sendable {
   public var skipped: [String] = []
   /// How many operations were generated.
   public var operationCount = 0
+  /// What the team must know: credentials to give, security the app cannot meet.
+  public var notes: [String] = []
 }
 
 extension Generator {
@@ -199,17 +201,57 @@ extension Generator {
           "\(Self.compositionRootPath) already has `let \(variable)`; rename it (or the tag "
             + "\(writer.name)); nothing was changed")
       }
+      // The credentials its operations need besides the session's: a plugin per scheme, with
+      // no credential until the team gives it one (a request fails, saying so, until then).
+      let schemes = Set(writer.calls.flatMap(\.operation.credentialSchemes)).sorted()
+      var pluginList = "plugins"
+      if !schemes.isEmpty {
+        let made = schemes.compactMap { name -> String? in
+          let literal = SwiftNames.literal(name)
+          switch description.credentialSchemes[name] {
+          case .apiKey(let header, let field)?:
+            let placement = header ? "header" : "query"
+            let fieldLiteral = SwiftNames.literal(field)
+            return
+              "APIKeyPlugin(scheme: \"\(literal)\", placement: .\(placement)(\"\(fieldLiteral)\")) "
+              + "{ nil }"
+          case .basic?:
+            return "BasicAuthPlugin(scheme: \"\(literal)\") { nil }"
+          default:
+            return nil
+          }
+        }
+        pluginList =
+          "plugins + [\n          // The credentials of the document's security schemes: give "
+          + "each plugin its value\n          // (from the Keychain, say) in place of nil.\n          "
+          + made.joined(separator: ",\n          ") + ",\n        ]"
+        for name in schemes {
+          plan.notes.append(
+            "\(writer.name)RepoImpl's operations need the credential \"\(name)\" "
+              + "(\(Self.describe(description.credentialSchemes[name]))): give its plugin in "
+              + "\(Self.compositionRootPath) the value (from the Keychain, say)")
+        }
+      }
       composition = try insert(
         """
             let \(variable) = \(writer.name)RepoImpl(
               requester: HTTPRequester<\(writer.name)DataAPI>(
-                baseURL: baseURL, transport: transport, plugins: plugins,
+                baseURL: baseURL, transport: transport, plugins: \(pluginList),
                 configuration: .iso8601Dates))
             _ = \(variable)  // Give it to the service that needs it, then remove this line.
 
         """, above: "// trellis:repositories", in: composition)
     }
+    for operation in writers.flatMap(\.calls).map(\.operation) {
+      if let unmet = operation.unmetSecurity {
+        plan.notes.append("\(operation.method) \(operation.path): \(unmet)")
+      }
+    }
     if composition != original {
+      // Formatted as the project's CI lints it (a long name makes a long line).
+      composition =
+        formatter([Self.compositionRootPath: composition], root)?[Self.compositionRootPath]
+        ?? composition
       plan.changes.edits.append(
         .init(path: Self.compositionRootPath, original: original, updated: composition))
     }
@@ -228,6 +270,17 @@ extension Generator {
         "the lines of \(SwiftNames.lowerCamel(tag))Repo in \(Self.compositionRootPath)")
     }
     return plan
+  }
+
+  /// How a security scheme is sent, in words.
+  static func describe(_ scheme: APIDescription.SecurityScheme?) -> String {
+    switch scheme {
+    case .apiKey(let header, let name)?:
+      "an API key in the \(header ? "header" : "query item") \(name)"
+    case .basic?: "HTTP Basic"
+    case .session?, nil: "the session's token"
+    case .unsupported(let what)?: what
+    }
   }
 
   /// Whether `text` has `word` where no letter, digit or `_` comes before it (`UsersRepoImpl(`

@@ -48,8 +48,11 @@ public struct RedirectPolicy: Sendable, Equatable {
   ///   - from: The URL that answered with the redirect.
   ///   - next: The request URLSession would send next (method and body already adjusted
   ///     for the status).
+  ///   - secretHeaders: Header fields the request marked secret (``HTTPRequest/secretFields``),
+  ///     dropped like the sensitive ones when the redirect goes to another origin.
   public func decide(
-    original: URL, from: URL, status: Int, followed: Int, next: URLRequest
+    original: URL, from: URL, status: Int, followed: Int, next: URLRequest,
+    secretHeaders: Set<String> = []
   ) -> Result<URLRequest, RedirectRefusal> {
     guard let target = next.url else {
       return .failure(RedirectRefusal(status: status, from: from, to: from, reason: .crossOrigin))
@@ -71,7 +74,9 @@ public struct RedirectPolicy: Sendable, Equatable {
       if let body = next.httpBody, !body.isEmpty { return refuse(.bodyToAnotherOrigin) }
       var stripped = next
       for name in (next.allHTTPHeaderFields ?? [:]).keys
-      where SecretRedactor.standard.isSensitive(name) {
+      where SecretRedactor.standard.isSensitive(name)
+        || secretHeaders.contains(where: { $0.lowercased() == name.lowercased() })
+      {
         stripped.setValue(nil, forHTTPHeaderField: name)
       }
       return .success(stripped)

@@ -537,7 +537,8 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
       guard let route = routes[task.taskIdentifier] else { return nil }
       let decision = redirectPolicy.decide(
         original: route.request.url, from: response.url ?? route.request.url,
-        status: response.statusCode, followed: route.redirects, next: request)
+        status: response.statusCode, followed: route.redirects, next: request,
+        secretHeaders: route.request.secretFields)
       switch decision {
       case .success(let next):
         routes[task.taskIdentifier]?.redirects += 1

@@ -134,8 +134,25 @@ struct APIDescription: Equatable {
     var response: Response
     /// Whether it needs the signed-in session (its `security`, or the document's).
     var requiresAuthentication: Bool
+    /// The security schemes besides the session it needs (API keys, HTTP Basic), by name.
+    var credentialSchemes: [String] = []
+    /// Why its `security` cannot be met by what the app sends, when it cannot (it is then sent
+    /// without credentials, and the output says so).
+    var unmetSecurity: String?
     /// Where it is in the document, for messages.
     var location: String
+  }
+
+  /// A security scheme the document declares (`components.securitySchemes`), as the app sends it.
+  enum SecurityScheme: Equatable {
+    /// The session's bearer token (`http` `bearer`, `oauth2`, `openIdConnect`).
+    case session
+    /// An API key in a header or a query item of this name.
+    case apiKey(header: Bool, name: String)
+    /// HTTP Basic.
+    case basic
+    /// Something the app has no way to send (an API key in a cookie, `http` `digest`...).
+    case unsupported(String)
   }
 
   /// The document's title.
@@ -149,6 +166,8 @@ struct APIDescription: Equatable {
   var schemas: [(name: String, schema: Schema)]
   /// The operations left out, each with why.
   var skipped: [String] = []
+  /// The security schemes the operations need besides the session, by name.
+  var credentialSchemes: [String: SecurityScheme] = [:]
 
   static func == (left: Self, right: Self) -> Bool {
     left.title == right.title && left.version == right.version
@@ -181,8 +200,10 @@ struct APIDescription: Equatable {
     title = root["info"]?["title"]?.string ?? "API"
     var reader = SchemaReader(root: root)
     let globalSecurity = root["security"]?.array
+    let schemes = Self.securitySchemes(root["components"]?["securitySchemes"])
     var operations: [Operation] = []
     var skipped: [String] = []
+    var credentialSchemes: [String: SecurityScheme] = [:]
     for entry in root["paths"]?.object?.entries ?? [] {
       let path = entry.key
       guard let item = entry.value.object else {
@@ -221,9 +242,10 @@ struct APIDescription: Equatable {
           }
           if let read = try Self.operation(
             operation, method: method, path: path, tag: tag, shared: shared,
-            globalSecurity: globalSecurity, reader: &reader)
+            globalSecurity: globalSecurity, schemes: schemes, reader: &reader)
           {
             operations.append(read)
+            for name in read.credentialSchemes { credentialSchemes[name] = schemes[name] }
           } else {
             skipped.append(
               "\(method.uppercased()) \(path): a stream of server-sent events; read it with "
@@ -253,13 +275,44 @@ struct APIDescription: Equatable {
     }
     self.operations = operations
     self.skipped = skipped
+    self.credentialSchemes = credentialSchemes
     schemas = try reader.usedSchemas()
+  }
+
+  /// The document's security schemes, as the app sends them.
+  private static func securitySchemes(_ value: DocumentValue?) -> [String: SecurityScheme] {
+    var schemes: [String: SecurityScheme] = [:]
+    for entry in value?.object?.entries ?? [] {
+      let scheme = entry.value
+      switch (scheme["type"]?.string, scheme["scheme"]?.string?.lowercased()) {
+      case ("http", "bearer"), ("oauth2", _), ("openIdConnect", _):
+        schemes[entry.key] = .session
+      case ("http", "basic"):
+        schemes[entry.key] = .basic
+      case ("apiKey", _):
+        let name = scheme["name"]?.string ?? ""
+        switch scheme["in"]?.string {
+        case "header" where !name.isEmpty: schemes[entry.key] = .apiKey(header: true, name: name)
+        case "query" where !name.isEmpty: schemes[entry.key] = .apiKey(header: false, name: name)
+        default:
+          schemes[entry.key] = .unsupported(
+            "an API key in a \(scheme["in"]?.string ?? "place it does not name")")
+        }
+      case (let type, let httpScheme):
+        schemes[entry.key] = .unsupported(
+          [type, httpScheme].compactMap { $0 }.joined(separator: " ").isEmpty
+            ? "a scheme of no type"
+            : "the \([type, httpScheme].compactMap { $0 }.joined(separator: " ")) scheme")
+      }
+    }
+    return schemes
   }
 
   /// The operation `value` describes (`nil` for an event stream), its schemas read by `reader`.
   private static func operation(
     _ operation: DocumentObject, method: String, path: String, tag: String,
-    shared: [Parameter], globalSecurity: [DocumentValue]?, reader: inout SchemaReader
+    shared: [Parameter], globalSecurity: [DocumentValue]?, schemes: [String: SecurityScheme],
+    reader: inout SchemaReader
   ) throws(GeneratorError) -> Operation? {
     let location = "paths.\(path).\(method)"
     var parameters = shared
@@ -285,16 +338,51 @@ struct APIDescription: Equatable {
     let response = try reader.response(operation["responses"], at: location + ".responses")
     if response == .eventStream { return nil }
     let security = operation["security"]?.array ?? globalSecurity ?? []
-    // An empty requirement (`- {}`) makes the session optional: sent without one.
-    let requiresAuthentication =
-      !security.isEmpty && !security.contains { $0.object?.entries.isEmpty == true }
+    let (requiresAuthentication, credentials, unmet) = Self.credentials(
+      for: security, schemes: schemes)
     let id = operation["operationId"]?.string ?? operationID(method: method, path: path)
     return Operation(
       id: id, tag: tag, method: method.uppercased(), path: path,
       summary: text(operation["summary"] ?? operation["description"] ?? .null),
       parameters: parameters, body: body, isBodyRequired: isBodyRequired,
       response: response, requiresAuthentication: requiresAuthentication,
-      location: location)
+      credentialSchemes: credentials, unmetSecurity: unmet, location: location)
+  }
+
+  /// What an operation with `security` sends: the session's token, the credentials of other
+  /// schemes, or (none of its requirements met by what the app can send) nothing, and why.
+  /// The first requirement the app can meet is the one sent; an empty requirement (`- {}`)
+  /// makes credentials optional: none are sent. A scheme the document does not declare is
+  /// taken for the session's (as before schemes were read).
+  private static func credentials(
+    for security: [DocumentValue], schemes: [String: SecurityScheme]
+  ) -> (session: Bool, credentials: [String], unmet: String?) {
+    guard !security.isEmpty, !security.contains(where: { $0.object?.entries.isEmpty == true })
+    else { return (false, [], nil) }
+    var reasons: [String] = []
+    for requirement in security {
+      let names = requirement.object?.keys ?? []
+      var session = false
+      var credentials: [String] = []
+      var unmet: String?
+      for name in names {
+        switch schemes[name] ?? .session {
+        case .session: session = true
+        case .apiKey, .basic: credentials.append(name)
+        case .unsupported(let what): unmet = "\(name) (\(what))"
+        }
+      }
+      if let unmet {
+        reasons.append(unmet)
+        continue
+      }
+      return (session, credentials.sorted(), nil)
+    }
+    return (
+      false, [],
+      "its security needs \(reasons.joined(separator: " or ")), which the app cannot send; it is "
+        + "sent without credentials"
+    )
   }
 
   /// The `{name}` placeholders of `path`.

@@ -375,6 +375,23 @@ struct EndpointWriter {
         "    default: true", "    }", "  }", "",
       ]
     }
+    // The credentials besides the session's.
+    let credentialed = calls.filter { !$0.operation.credentialSchemes.isEmpty }
+    if !credentialed.isEmpty {
+      lines += [
+        "  /// The credentials each request needs besides the session's token (the document's",
+        "  /// `security`): an `APIKeyPlugin` or `BasicAuthPlugin` of each scheme sends them.",
+        "  public var credentialSchemes: Set<String> {", "    switch self {",
+      ]
+      let groups = Dictionary(grouping: credentialed) { $0.operation.credentialSchemes }
+      for (schemes, group) in groups.sorted(by: { $0.key.joined() < $1.key.joined() }) {
+        let cases = group.map { ".\(SwiftNames.escaped($0.name))" }.joined(separator: ", ")
+        let names = schemes.map { "\"\(SwiftNames.literal($0))\"" }.joined(separator: ", ")
+        lines.append("    case \(cases): [\(names)]")
+      }
+      if credentialed.count < calls.count { lines.append("    default: []") }
+      lines += ["    }", "  }", ""]
+    }
     // The stubs.
     lines += [
       "  /// Sample answers for offline mode and tests.", "  public var stub: HTTPStub? {",
