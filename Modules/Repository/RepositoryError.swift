@@ -60,7 +60,7 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
       case .other: self = .offline("The request failed: \(failure.detail)")
       }
     case .unacceptableStatus(let response):
-      self = Self(status: response.status, body: try? response.decode(APIErrorModel.self))
+      self = Self(status: response.status, body: ServerErrorBody(response.body))
     case .decoding(let failure):
       self = .invalidResponse("The server sent something unexpected (\(failure)).")
     case .authentication(let failure):
@@ -83,7 +83,7 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
     }
   }
 
-  private init(status: Int, body: APIErrorModel?) {
+  private init(status: Int, body: ServerErrorBody?) {
     let message = body?.message ?? "The server answered with status \(status)."
     switch status {
     case 401: self = .unauthorized(message)
@@ -92,5 +92,43 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
     case 400, 409, 413, 422: self = .validation(message, fields: body?.fields ?? [:])
     default: self = .server(status: status, message)
     }
+  }
+}
+
+/// What a server's error answer says, read from the shapes APIs use: `message` (this starter's
+/// `APIErrorModel`, and most APIs, whatever type their `code` has), `error` as text or as an
+/// object with a `message` (Google's), `error_description` (OAuth), `detail` or `title`
+/// (RFC 9457 problem details), `msg`, or the first of `errors`; and `fields`, a message per
+/// field. A body over 64 KiB, or not a JSON object, says nothing; the message is one line of at
+/// most 500 characters.
+struct ServerErrorBody {
+  var message: String?
+  var fields: [String: String]?
+
+  init?(_ data: Data) {
+    guard !data.isEmpty, data.count <= 64 * 1024,
+      let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    else { return nil }
+    let nested = object["error"] as? [String: Any]
+    let errors = object["errors"] as? [Any]
+    let candidates: [Any?] = [
+      object["message"], object["error_description"], object["detail"], object["title"],
+      object["error"], nested?["message"], object["msg"],
+      (errors?.first as? [String: Any])?["message"], errors?.first,
+    ]
+    message = candidates.lazy.compactMap { $0 as? String }.map(Self.oneLine)
+      .first { !$0.isEmpty }
+    fields = (object["fields"] as? [String: Any])?.compactMapValues { $0 as? String }
+    if message == nil, fields == nil { return nil }
+  }
+
+  /// `text` on one line (line breaks and control characters are spaces), at most 500
+  /// characters.
+  private static func oneLine(_ text: String) -> String {
+    let flat = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : $0 }))
+    let trimmed = flat.trimmingCharacters(in: .whitespaces)
+    return trimmed.count > 500 ? String(trimmed.prefix(499)) + "…" : trimmed
   }
 }
