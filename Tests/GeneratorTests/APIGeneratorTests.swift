@@ -503,6 +503,42 @@ struct APIGeneratorTests {
       result.output.contains("need the credential \"zq_key\" (an API key in the header X-Zq-Key)"))
   }
 
+  /// A document with a `User` schema, in a tree that has `UserModel`: refused, naming the way
+  /// out; with `--prefix`, every generated type begins with it and nothing meets the tree's.
+  @Test func aPrefixKeepsTheDocumentsNamesApartFromTheProjects() throws {
+    let document = """
+      openapi: 3.0.3
+      info: {title: P, version: '1'}
+      paths:
+        /users/{id}:
+          get:
+            tags: [users]
+            operationId: getUser
+            parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+            responses:
+              '200':
+                description: ok
+                content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}
+      components:
+        schemas:
+          User: {type: object, required: [id], properties: {id: {type: string}}}
+      """
+    let sandbox = try apiSandbox()
+    defer { sandbox.cleanUp() }
+    try sandbox.write(document, to: "api/billing.yaml")
+    let refused = sandbox.run("api", "api/billing.yaml")
+    #expect(refused.status == 1)
+    #expect(refused.errors.contains("--prefix Petstore"), "\(refused.errors)")
+    #expect(sandbox.run("api", "api/billing.yaml", "--prefix", "pet store").status == 1)
+    let result = sandbox.run("api", "api/billing.yaml", "--prefix", "Petstore")
+    #expect(result.status == 0, "\(result.errors)")
+    let api = flattened(try sandbox.read("Modules/Repository/API/PetstoreUsersDataAPI.swift"))
+    #expect(api.contains("public enum PetstoreUsersDataAPI: HTTPEndpoint {"))
+    #expect(api.contains("PetstoreUserModel"))
+    #expect(sandbox.exists("Modules/Repository/API/PetstoreUsersRepo.swift"))
+    #expect(try sandbox.read("App/CompositionRoot.swift").contains("let petstoreUsersRepo"))
+  }
+
   /// Documents that crashed the generator (a stack overflow) are refused with where and why.
   @Test(arguments: [
     (

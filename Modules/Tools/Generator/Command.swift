@@ -43,6 +43,8 @@ public enum GeneratorCommand {
       --list             screen: a list searched as you type (debounced) and loaded a page at
                          a time, with sample items to replace, instead of the note example.
       --tag NAME[,NAME]  api: only the operations of these tags (repeatable).
+      --prefix NAME      api: begin every generated type with NAME (PetstoreUserModel,
+                         PetstorePetsRepo), so the document's names never meet the project's.
       --strict           api: what the document holds that cannot be generated is an error
                          (by default it is left out, named with why, and the rest generated).
       --dry-run          Print every new file and the diff of every changed file; write nothing.
@@ -73,6 +75,7 @@ public enum GeneratorCommand {
     var isList = false
     var isDryRun = false
     var isStrict = false
+    var prefix = ""
     var tags: [String] = []
     var root = currentDirectory
     var iterator = arguments.makeIterator()
@@ -102,6 +105,12 @@ public enum GeneratorCommand {
           return 2
         }
         feature = name
+      case "--prefix":
+        guard let value = iterator.next() else {
+          errors("trellis-gen: --prefix needs a name such as Petstore\n\n\(usage)")
+          return 2
+        }
+        prefix = value
       case "--tag":
         guard let list = iterator.next() else {
           errors("trellis-gen: --tag needs a tag of the document, such as pets\n\n\(usage)")
@@ -161,13 +170,13 @@ public enum GeneratorCommand {
           return 1
         }
       }
-      if !tags.isEmpty || isStrict, command != "api" {
-        errors("trellis-gen: --tag and --strict apply to api only")
+      if !tags.isEmpty || isStrict || !prefix.isEmpty, command != "api" {
+        errors("trellis-gen: --tag, --prefix and --strict apply to api only")
         return 2
       }
       if command == "api" {
         let path = name.hasPrefix("/") ? name : currentDirectory + "/" + name
-        let plan = try generator.planAPI(path, tags: tags)
+        let plan = try generator.planAPI(path, tags: tags, prefix: prefix)
         if isStrict, !plan.skipped.isEmpty {
           throw GeneratorError(
             "--strict: \(plan.skipped.count) operation(s) cannot be generated; nothing was "

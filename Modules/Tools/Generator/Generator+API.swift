@@ -44,9 +44,15 @@ extension Generator {
   ///
   /// - Throws: ``GeneratorError`` when the document cannot be read (with its line and column),
   ///   is not OpenAPI 3.0 or 3.1, or describes what cannot be generated; nothing is written.
-  public func planAPI(_ documentPath: String, tags: [String] = []) throws(GeneratorError)
-    -> APIPlan
+  public func planAPI(_ documentPath: String, tags: [String] = [], prefix: String = "")
+    throws(GeneratorError) -> APIPlan
   {
+    guard prefix.isEmpty || (SwiftNames.upperCamel(prefix) == prefix && prefix.count <= 20)
+    else {
+      throw GeneratorError(
+        "--prefix takes an UpperCamelCase name of at most 20 letters and digits, such as Petstore "
+          + "(\"\(prefix)\" is not one); nothing was changed")
+    }
     // The document is named by its path in the project: the generated files say where they
     // come from (never this machine's own folders), and a document is known by it.
     let projectRoot = URL(fileURLWithPath: root).standardizedFileURL.path
@@ -79,10 +85,12 @@ extension Generator {
     // With --tag, the tags generated before stay: their models are in the shared file.
     var selected = tags
     if !tags.isEmpty {
-      selected += generatedTags(source: shown)
+      selected += generatedTags(source: shown).map { name in
+        name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+      }
     }
     let description = try APIDescription(document, tags: selected)
-    var models = try ModelWriter(description)
+    var models = try ModelWriter(description, prefix: prefix)
     var tagOrder: [String] = []
     var byTag: [String: [APIDescription.Operation]] = [:]
     for operation in description.operations {
@@ -95,7 +103,7 @@ extension Generator {
     for name in tagOrder {
       let writer = try EndpointWriter(
         tag: name, operations: byTag[name] ?? [], models: &models, source: shown,
-        title: description.title)
+        title: description.title, prefix: prefix)
       skipped += writer.skipped
       // A tag all of whose operations were left out has no files.
       if !writer.calls.isEmpty { writers.append(writer) }
@@ -366,8 +374,9 @@ extension Generator {
         if let type = Self.declaredTypes(in: text).first(where: { newTypes[$0] != nil }) {
           throw GeneratorError(
             "\(newTypes[type] ?? "") would declare \(type), which \(relative) declares already; "
-              + "rename the schema or the tag in the document, or generate only the tags that "
-              + "do not use it (--tag); nothing was changed")
+              + "give the generated types a prefix of their own (--prefix Petstore), rename the "
+              + "schema or the tag in the document, or generate only the tags that do not use "
+              + "it (--tag); nothing was changed")
         }
       }
     }

@@ -54,9 +54,9 @@ struct EndpointWriter {
   /// The calls of `operations` (one tag's), their types declared by `models`.
   init(
     tag: String, operations: [APIDescription.Operation], models: inout ModelWriter,
-    source: String, title: String
+    source: String, title: String, prefix: String = ""
   ) throws(GeneratorError) {
-    name = SwiftNames.upperCamel(tag)
+    name = prefix + SwiftNames.upperCamel(tag)
     self.source = source
     // One line: it goes into documentation comments.
     self.title = title.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -67,7 +67,9 @@ struct EndpointWriter {
       // were before it.
       let before = models
       do throws(GeneratorError) {
-        calls.append(try Self.call(operation, calls: calls, tag: name, models: &models))
+        calls.append(
+          try Self.call(
+            operation, calls: calls, tag: name, typePrefix: prefix, models: &models))
       } catch {
         models = before
         skipped.append("\(operation.method) \(operation.path): \(error.message)")
@@ -79,7 +81,7 @@ struct EndpointWriter {
 
   /// The call of `operation`, its types declared by `models`.
   private static func call(
-    _ operation: APIDescription.Operation, calls: [Call], tag name: String,
+    _ operation: APIDescription.Operation, calls: [Call], tag name: String, typePrefix: String,
     models: inout ModelWriter
   ) throws(GeneratorError) -> Call {
     do {
@@ -89,7 +91,7 @@ struct EndpointWriter {
           "\(other.operation.location) and \(operation.location) both map to `\(callName)` in "
             + "\(name)DataAPI; give them different operationIds")
       }
-      let prefix = SwiftNames.upperCamel(operation.id)
+      let prefix = typePrefix + SwiftNames.upperCamel(operation.id)
       var arguments: [Argument] = []
       var taken: Set<String> = []
       // Header parameters the requester sets itself are not the caller's (OpenAPI ignores them).

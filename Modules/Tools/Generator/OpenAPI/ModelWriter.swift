@@ -89,12 +89,12 @@ struct ModelWriter {
   private var topLevelNames: Set<String> = []
 
   /// Names each schema of `description` and writes their declarations.
-  init(_ description: APIDescription) throws(GeneratorError) {
+  init(_ description: APIDescription, prefix: String = "") throws(GeneratorError) {
     schemas = Dictionary(
       description.schemas.map { ($0.name, $0.schema) }, uniquingKeysWith: { first, _ in first })
     var owners: [String: String] = [:]
     for (name, _) in description.schemas {
-      let base = SwiftNames.upperCamel(name)
+      let base = prefix + SwiftNames.upperCamel(name)
       let type = base.hasSuffix("Model") ? base : base + "Model"
       if let other = owners[type] {
         throw GeneratorError(
