@@ -5,7 +5,8 @@ import Synchronization
   import Glibc
 #endif
 
-/// A TCP proxy on 127.0.0.1 in front of a server, whose network the test cuts and restores.
+/// A TCP proxy on 127.0.0.1 in front of a server, whose network a test cuts and restores: the
+/// faults of a real network (a reset, a black hole) played over loopback.
 ///
 /// - ``cut()``: every open connection is closed and every new one is closed as soon as it is
 ///   accepted (a reset: the client knows at once).
@@ -17,7 +18,7 @@ import Synchronization
 ///
 /// Each connection is pumped by a thread of its own with `poll` (100 ms), so a cut takes
 /// effect within a tenth of a second; ``stop()`` ends everything.
-final class CuttableProxy: Sendable {
+public final class CuttableProxy: Sendable {
   private struct State {
     var isCut = false
     var isBlackHole = false
@@ -29,13 +30,13 @@ final class CuttableProxy: Sendable {
   }
 
   /// The port clients connect to.
-  let port: Int
+  public let port: Int
   private let listener: Int32
   private let targetPort: Int
   private let state = Mutex(State())
 
   /// Listens on a free port and forwards to 127.0.0.1:`targetPort`.
-  init(targetPort: Int) throws {
+  public init(targetPort: Int) throws {
     self.targetPort = targetPort
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard listener >= 0 else { throw POSIXError(.EMFILE) }
@@ -84,10 +85,10 @@ final class CuttableProxy: Sendable {
   }
 
   /// The URL of the proxied server.
-  var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+  public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
   /// Closes every connection now, and every new one until ``restore()``.
-  func cut() {
+  public func cut() {
     state.withLock { state in
       state.isCut = true
       state.epoch += 1
@@ -96,7 +97,7 @@ final class CuttableProxy: Sendable {
 
   /// Lets no byte through and closes nothing, until ``restore()``; the connections open now or
   /// opened meanwhile never carry a byte again.
-  func blackHole() {
+  public func blackHole() {
     state.withLock { state in
       state.isBlackHole = true
       state.silence += 1
@@ -104,7 +105,7 @@ final class CuttableProxy: Sendable {
   }
 
   /// Lets new connections through again.
-  func restore() {
+  public func restore() {
     state.withLock { state in
       state.isCut = false
       state.isBlackHole = false
@@ -112,7 +113,7 @@ final class CuttableProxy: Sendable {
   }
 
   /// Closes everything for good.
-  func stop() {
+  public func stop() {
     state.withLock { state in
       state.isStopped = true
       state.epoch += 1
