@@ -54,7 +54,8 @@ public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible
       case .cancelled: self = .cancelled
       case .timedOut: self = .offline("The server took too long to answer.")
       case .cannotConnect: self = .offline("The server cannot be reached. Check the connection.")
-      case .connectionLost: self = .offline("The connection to the server was lost.")
+      case .connectionLost, .connectionReplaced:
+        self = .offline("The connection to the server was lost.")
       case .responseTooLarge:
         self = .invalidResponse("The server sent more data than the app accepts.")
       case .other: self = .offline("The request failed: \(failure.detail)")

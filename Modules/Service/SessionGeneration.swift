@@ -34,9 +34,10 @@ public final class SessionGeneration: Sendable {
     sessionState: Relay<SessionState>,
     changed: @escaping @Sendable (_ user: User?) -> Void = { _ in }
   ) {
-    let state = Lock((generation: 0, userID: sessionState.value.user?.id))
+    let initial = sessionState.value
+    let state = Lock((generation: 0, userID: initial.user?.id))
     self.state = state
-    let token = sessionState.observe { session in
+    @Sendable func follow(_ session: SessionState) {
       let userID = session.user?.id
       let moved = state.withLock { state -> Bool in
         // Every end of a session moves it, even with nobody signed in: whatever was loaded
@@ -48,7 +49,11 @@ public final class SessionGeneration: Sendable {
       }
       if moved { changed(session.user) }
     }
+    let token = sessionState.observe(follow)
     observation.withLock { $0 = token }
+    // A change between the first read and the observation's start is not missed.
+    let now = sessionState.value
+    if now != initial { follow(now) }
   }
 
   /// The current session.

@@ -88,7 +88,7 @@ struct ConnectionResetTests {
       // dead): the call held by a dead connection is replaced, not left to its deadline.
       transport.resetConnections()
       #expect(try await call.value.status == 200)
-      #expect(attempts.results.withLock { $0 } == ["connectionLost", "200"])
+      #expect(attempts.results.withLock { $0 } == ["connectionReplaced", "200"])
     }
   }
 }

@@ -59,6 +59,10 @@ public struct TransportFailure: Sendable, Equatable, CustomStringConvertible {
     case timedOut
     /// The connection dropped before the response was complete.
     case connectionLost
+    /// The transport replaced the connection, which may have been dead (the network changed):
+    /// an idempotent call sent again over a new one may succeed at once. Not a sign that the
+    /// server is out of reach.
+    case connectionReplaced
     /// The request was cancelled.
     case cancelled
     /// The response body was larger than the transport accepts; the transfer was stopped.
@@ -80,7 +84,7 @@ public struct TransportFailure: Sendable, Equatable, CustomStringConvertible {
 
   /// Whether trying again later may succeed (timeouts, dropped and refused connections).
   public var isTemporary: Bool {
-    [.cannotConnect, .timedOut, .connectionLost].contains(kind)
+    [.cannotConnect, .timedOut, .connectionLost, .connectionReplaced].contains(kind)
   }
 
   /// The kind and detail.

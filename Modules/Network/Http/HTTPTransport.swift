@@ -7,8 +7,10 @@ public typealias HTTPProgressHandler = @Sendable (Double) -> Void
 public protocol ConnectionResettable: Sendable {
   /// Opens new connections for the calls from now on: the network may have changed, and a
   /// connection kept open from before may be dead without knowing it (after a tunnel or a
-  /// handover a kept-alive connection falls silent; it is not closed). Calls in flight go on.
-  /// Default: nothing (a transport that keeps no connections).
+  /// handover a kept-alive connection falls silent; it is not closed). A transport may end its
+  /// idempotent calls in flight as ``TransportFailure/Kind/connectionReplaced`` so that they are
+  /// sent again over new connections (``URLSessionTransport`` does). Default: nothing (a
+  /// transport that keeps no connections).
   func resetConnections()
 }
 

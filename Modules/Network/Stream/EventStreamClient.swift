@@ -75,7 +75,7 @@ public final class EventStreamClient: Sendable {
     public var maximumEventSize = 1024 * 1024
     /// How long an open connection may stay silent (no byte: no event, no heartbeat comment)
     /// before it counts as lost; `nil` never. A few of the server's heartbeat intervals.
-    /// ``EventStreamClient/init(endpoint:requester:transport:policy:logger:)`` takes the
+    /// ``EventStreamClient/init(endpoint:requester:transport:policy:logger:time:)`` takes the
     /// endpoint's ``HTTPEndpoint/idleTimeout`` when this is `nil`.
     public var idleTimeout: Duration?
     /// How long a connection may take to answer with its head before it counts as lost;

@@ -24,6 +24,9 @@ public struct ReachabilityPlugin: HTTPPlugin {
     let reached: Bool
     switch result {
     case .success, .failure(.unacceptableStatus), .failure(.decoding): reached = true
+    // A call the transport replaced after a network change says nothing of the server: were it
+    // taken for "unreachable", the change it signals would replace the calls again, and again.
+    case .failure(.transport(let failure)) where failure.kind == .connectionReplaced: return
     case .failure(.transport(let failure)) where failure.isTemporary: reached = false
     default: return
     }

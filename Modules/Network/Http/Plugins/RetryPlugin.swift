@@ -53,6 +53,9 @@ public struct RetryPlugin: HTTPPlugin {
     let retriesSoFar = context.retries(by: name)
     guard retriesSoFar + 1 < policy.maximumAttempts else { return .doNotRetry }
     switch result {
+    case .failure(.transport(let failure)) where failure.kind == .connectionReplaced:
+      // Its connection was replaced on purpose (the network changed): the new one is ready.
+      return .retry(after: .zero)
     case .failure(.transport(let failure)) where failure.isTemporary:
       return .retry(after: backoff(afterRetries: retriesSoFar))
     case .failure(.unacceptableStatus(let response))

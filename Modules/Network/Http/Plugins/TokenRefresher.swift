@@ -5,10 +5,12 @@ import TrellisCore
 /// once, one refresh call serves them all (Alamofire's `AuthenticationInterceptor` behaviour).
 ///
 /// A refresh runs in its own task: a waiting request that is cancelled stops waiting at once
-/// without cancelling the refresh the others wait for. A refresh that nobody waits for any more
-/// (its last waiter gave up: an event stream's attempt reached its connect deadline) is
-/// cancelled and forgotten, so the next caller starts a fresh one instead of queueing behind a
-/// call that may be held by a dead connection. Refreshes after a rejection (`401`) are
+/// without cancelling the refresh. A refresh is never cancelled, even when nobody waits for it
+/// any more: the server may have rotated the refresh token already, and a lost answer followed
+/// by a second refresh with the old token looks like a stolen token to a server that detects
+/// reuse (the whole session ends). It is bounded instead, by its own deadline
+/// (`AuthDataAPI.refreshTimeout`), and the next caller joins it until it ends. Refreshes after a
+/// rejection (`401`) are
 /// counted in a sliding window; past the limit the refresher fails instead of looping.
 /// Refreshes ahead of expiry are not counted: a token is refreshed ahead at most once, and a
 /// token that never lived (no lifetime) is not refreshed ahead at all.
@@ -30,14 +32,12 @@ final class TokenRefresher: Sendable {
     case rejected
   }
 
-  /// A refresh under way: its number, the token it replaces, why, its task, and how many
-  /// callers wait for it.
+  /// A refresh under way: its number, the token it replaces, why, and its task.
   private struct InFlight {
     var id: Int
     var replacing: String?
     var cause: Cause
     var task: Task<AccessToken, any Error>
-    var waiters: Int
   }
 
   private struct State {
@@ -91,14 +91,14 @@ final class TokenRefresher: Sendable {
   func freshToken(replacing staleToken: String?, cause: Cause) async throws(HTTPError)
     -> AccessToken
   {
-    let (task, id): (Task<AccessToken, any Error>, Int)
+    let task: Task<AccessToken, any Error>
     switch startOrJoin(replacing: staleToken, cause: cause) {
     case .current(let token): return token
     case .fail(let error): throw error
-    case .wait(let inFlight, let inFlightID): (task, id) = (inFlight, inFlightID)
+    case .wait(let inFlight, _): task = inFlight
     }
     do {
-      return try await value(of: task, id: id)
+      return try await value(of: task)
     } catch let error as HTTPError {
       throw error
     } catch is CancellationError {
@@ -119,9 +119,7 @@ final class TokenRefresher: Sendable {
       if let failure = state.lastFailure, failure.token == staleToken {
         return .fail(failure.error)
       }
-      if var inFlight = state.inFlight, inFlight.replacing == staleToken || staleToken == nil {
-        inFlight.waiters += 1
-        state.inFlight = inFlight
+      if let inFlight = state.inFlight, inFlight.replacing == staleToken || staleToken == nil {
         return .wait(inFlight.task, id: inFlight.id)
       }
       guard let current = source.currentAccessToken else {
@@ -133,11 +131,7 @@ final class TokenRefresher: Sendable {
         return state.lineage.isDescendant(current.value, of: staleToken)
           ? .current(current) : .fail(.authentication(.sessionChanged))
       }
-      if var inFlight = state.inFlight {
-        inFlight.waiters += 1
-        state.inFlight = inFlight
-        return .wait(inFlight.task, id: inFlight.id)
-      }
+      if let inFlight = state.inFlight { return .wait(inFlight.task, id: inFlight.id) }
       let elapsed = time.elapsed()
       if cause == .expiring, !current.hasExpired(at: now()),
         let failure = state.lastTemporaryFailure, failure.token == current.value,
@@ -173,26 +167,9 @@ final class TokenRefresher: Sendable {
           throw HTTPError.authentication(failure)
         }
       }
-      state.inFlight = InFlight(
-        id: id, replacing: replacing.value, cause: cause, task: task, waiters: 1)
+      state.inFlight = InFlight(id: id, replacing: replacing.value, cause: cause, task: task)
       return .wait(task, id: id)
     }
-  }
-
-  /// A caller stopped waiting for refresh `id`: the last one to go cancels it and forgets it,
-  /// so the next caller starts a fresh refresh.
-  private func leave(_ id: Int) {
-    let abandoned = state.withLock { state -> Task<AccessToken, any Error>? in
-      guard var inFlight = state.inFlight, inFlight.id == id else { return nil }
-      inFlight.waiters -= 1
-      guard inFlight.waiters <= 0 else {
-        state.inFlight = inFlight
-        return nil
-      }
-      state.inFlight = nil
-      return inFlight.task
-    }
-    abandoned?.cancel()
   }
 
   /// What a refresh that threw `error` means: the source's own verdict when it threw an
@@ -214,7 +191,6 @@ final class TokenRefresher: Sendable {
   private func finish(_ id: Int, replacing token: String, with outcome: Outcome) {
     let elapsed = time.elapsed()
     state.withLock { state in
-      // An abandoned refresh (see `leave`) is no longer the one in flight.
       var cause: Cause?
       if let inFlight = state.inFlight, inFlight.id == id {
         cause = inFlight.cause
@@ -237,11 +213,9 @@ final class TokenRefresher: Sendable {
   }
 
   /// Awaits `task`'s value, but returns at once with `CancellationError` if the caller is
-  /// cancelled (awaiting `task.value` alone would wait for the task); either way the caller
-  /// stops waiting for refresh `id`.
-  private func value(of task: Task<AccessToken, any Error>, id: Int) async throws -> AccessToken {
+  /// cancelled (awaiting `task.value` alone would wait for the task; the refresh goes on).
+  private func value(of task: Task<AccessToken, any Error>) async throws -> AccessToken {
     let once = ResumeOnce<AccessToken>()
-    defer { leave(id) }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         once.install(continuation)

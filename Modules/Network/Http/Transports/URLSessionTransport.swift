@@ -66,11 +66,13 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   /// Opens new connections for the requests from now on: the network may have changed (a path
   /// change, the app back in the foreground), and a connection kept open from before may be
   /// dead without knowing it (after a tunnel or a handover, a kept-alive connection is silent,
-  /// not closed). Calls in flight go on over their connections until they end or reach their
-  /// deadline. The transport does this by itself when a call times out or loses its
-  /// connection.
+  /// not closed). The idempotent calls in flight fail as
+  /// ``TransportFailure/Kind/connectionReplaced``, which the retry plugin sends again at once
+  /// over new connections; the others (a `POST`) go on over theirs until they end or reach
+  /// their deadline. The transport also opens new connections by itself when a call times out
+  /// or loses its connection (then the calls in flight go on).
   public func resetConnections() {
-    channels.reset(ifCurrent: nil)
+    channels.reset(ifCurrent: nil, replacingCalls: true)
   }
 
   /// How many times the connections were reset (for tests).
@@ -81,7 +83,7 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
     _ request: HTTPRequest, for endpoint: any HTTPEndpoint, progress: HTTPProgressHandler?
   ) async throws(HTTPError) -> HTTPResponse {
     let urlRequest = Self.urlRequest(for: request)
-    let channel = channels.current
+    let channel = channels.lease()
     let (session, router) = (channel.session, channel.router)
     let handle = TaskHandle(router: router)
     let collects = progress != nil || maximumResponseSize != nil
@@ -89,6 +91,7 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
       let (response, body) = try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation {
           (continuation: CheckedContinuation<(HTTPURLResponse, Data), any Error>) in
+          defer { channel.release() }  // the task is made
           guard collects else {
             // Unbounded and without progress: URLSession collects the body itself, with one
             // delegate-queue hop per request instead of one per event.
@@ -143,13 +146,14 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   /// it comes. Ending the body's iteration cancels the `URLSessionTask`.
   public func openStream(_ request: HTTPRequest) async throws(HTTPError) -> HTTPStreamingResponse {
     let urlRequest = Self.urlRequest(for: request)
-    let channel = channels.current
+    let channel = channels.lease()
     let (session, router) = (channel.session, channel.router)
     let handle = TaskHandle(router: router)
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation {
           (continuation: CheckedContinuation<HTTPStreamingResponse, any Error>) in
+          defer { channel.release() }  // the task is made
           let (body, bodyContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
           bodyContinuation.onTermination = { _ in handle.cancel() }
           let task = session.dataTask(with: urlRequest)
@@ -233,20 +237,48 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
 }
 
 /// A `URLSession` and its delegate: the connections the transport uses until they are reset.
+///
+/// A call leases it while it makes its task (``ChannelSwitch/lease()``): a channel replaced
+/// meanwhile is invalidated only once no call is still making a task on it (a task made on an
+/// invalidated session stops the process).
 private final class Channel: Sendable {
   let session: URLSession
   let router: SessionEventRouter
+  /// Calls making a task on it now, and whether it was replaced (then invalidated when none).
+  let leases = Lock((count: 0, isRetired: false))
 
   init(session: URLSession, router: SessionEventRouter) {
     self.session = session
     self.router = router
   }
+
+  /// Marks it replaced: invalidated now if no call is making a task on it, else by the last.
+  func retire() {
+    let idle = leases.withLock { leases -> Bool in
+      leases.isRetired = true
+      return leases.count == 0
+    }
+    // Its calls finish over the old connections; then the session lets go of its delegate.
+    if idle { session.finishTasksAndInvalidate() }
+  }
+
+  /// A call made its task (or gave up): the channel is invalidated if it was the last one on
+  /// a replaced channel.
+  func release() {
+    let invalidate = leases.withLock { leases -> Bool in
+      leases.count -= 1
+      return leases.count == 0 && leases.isRetired
+    }
+    if invalidate { session.finishTasksAndInvalidate() }
+  }
 }
 
 /// The transport's current ``Channel``, replaced by a new one (new connections) when the
-/// network may have changed: asked (``URLSessionTransport/resetConnections()``), or after a
-/// call timed out or lost its connection, a sign that the connections kept open may be dead.
-/// A replaced channel's calls go on until they end; its session is then released.
+/// network may have changed: asked (``URLSessionTransport/resetConnections()``: the idempotent
+/// calls in flight are then sent again over the new connections), or after a call timed out or
+/// lost its connection, a sign that the connections kept open may be dead (the calls in flight
+/// go on: a slow server's call is not cut short by another's timeout). A replaced channel's
+/// calls go on until they end; its session is then released.
 private final class ChannelSwitch: Sendable {
   let maximumResponseSize: Int?
   private let redirectPolicy: RedirectPolicy
@@ -268,22 +300,28 @@ private final class ChannelSwitch: Sendable {
     state = Lock((first, 0, false))
   }
 
-  /// The channel for a new call.
-  var current: Channel {
+  /// The channel for a new call, leased: call ``Channel/release()`` once its task is made.
+  func lease() -> Channel {
     state.withLock { state in
-      if let current = state.current { return current }
-      let channel = Self.makeChannel(
-        configuration: template.configuration, redirectPolicy: redirectPolicy,
-        maximumResponseSize: maximumResponseSize)
+      let channel =
+        state.current
+        ?? Self.makeChannel(
+          configuration: template.configuration, redirectPolicy: redirectPolicy,
+          maximumResponseSize: maximumResponseSize)
       state.current = channel
+      // Under the switch's lock: a reset cannot retire it between this and the lease.
+      channel.leases.withLock { $0.count += 1 }
       return channel
     }
   }
 
   var resetCount: Int { state.withLock { $0.resets } }
 
-  /// Replaces `channel` (any current one when `nil`) with a fresh one for the calls to come.
-  func reset(ifCurrent channel: Channel?) {
+  /// Replaces `channel` (any current one when `nil`) with a fresh one for the calls to come;
+  /// with `replacingCalls`, its idempotent calls in flight fail as
+  /// ``TransportFailure/Kind/connectionReplaced`` (the retry plugin sends them again, over the
+  /// new connections).
+  func reset(ifCurrent channel: Channel?, replacingCalls: Bool) {
     let retired = state.withLock { state -> Channel? in
       guard !state.isClosed, let current = state.current,
         channel == nil || current === channel
@@ -292,11 +330,9 @@ private final class ChannelSwitch: Sendable {
       state.resets += 1
       return current
     }
-    // Its idempotent calls are replaced (they fail as a lost connection, which the retry
-    // plugin retries over the new connections); the others finish over the old ones, then the
-    // session lets go of its delegate.
-    retired?.router.replaceIdempotentCalls()
-    retired?.session.finishTasksAndInvalidate()
+    guard let retired else { return }
+    if replacingCalls { retired.router.replaceIdempotentCalls() }
+    retired.retire()
   }
 
   /// A call over `channel` failed with `error`: a timeout or a lost connection says its kept
@@ -305,7 +341,7 @@ private final class ChannelSwitch: Sendable {
     guard case .transport(let failure) = error,
       failure.kind == .timedOut || failure.kind == .connectionLost
     else { return }
-    reset(ifCurrent: channel)
+    reset(ifCurrent: channel, replacingCalls: false)
   }
 
   /// The transport is going away: the calls still running are cancelled (the safe way, see
@@ -317,7 +353,7 @@ private final class ChannelSwitch: Sendable {
       return state.current
     }
     current?.router.cancelAll()
-    current?.session.finishTasksAndInvalidate()
+    current?.retire()
   }
 
   private static func makeChannel(
@@ -494,7 +530,8 @@ private final class SessionEventRouter: NSObject, URLSessionDataDelegate, Sendab
         identifier,
         because: .transport(
           TransportFailure(
-            .connectionLost, detail: "its connection was replaced: the network may have changed")))
+            .connectionReplaced,
+            detail: "its connection was replaced: the network may have changed")))
     }
   }
 

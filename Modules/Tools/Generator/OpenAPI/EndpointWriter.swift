@@ -281,7 +281,10 @@ struct EndpointWriter {
       "  public var path: String {", "    switch self {",
     ]
     for call in calls {
-      var path = Self.encodedTemplate(call.operation.path)
+      var path = Self.encodedTemplate(
+        call.operation.path,
+        placeholders: Set(
+          call.arguments.compactMap { $0.parameter?.location == .path ? $0.parameter?.name : nil }))
       for argument in call.arguments where argument.parameter?.location == .path {
         let text = Self.text(of: SwiftNames.escaped(argument.name), type: argument.shape)
         let value = "\\(PercentEncoding.pathSegment(\(text)))"
@@ -496,18 +499,20 @@ struct EndpointWriter {
   }
 
   /// A documented path with its own text percent-encoded where a path cannot hold it (a space,
-  /// a quote, a backslash, any non-ASCII character), `/` and the `{name}` placeholders left
-  /// as they are: the static part of a path literal, safe in a Swift string literal too.
-  static func encodedTemplate(_ path: String) -> String {
-    var result = ""
-    var inPlaceholder = false
+  /// a quote, a backslash, a brace, any non-ASCII character), `/` and the `{name}` placeholders
+  /// of `placeholders` (its path parameters) left as they are, to be replaced: the static part
+  /// of a path literal, which no text of the document can end or interpolate into.
+  static func encodedTemplate(_ path: String, placeholders: Set<String>) -> String {
     let allowed = Set(
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8)
-    for character in path {
-      if character == "{" { inPlaceholder = true }
-      if inPlaceholder {
-        result.append(character)
-        if character == "}" { inPlaceholder = false }
+    var result = ""
+    var rest = Substring(path)
+    while let character = rest.first {
+      if character == "{", let close = rest.firstIndex(of: "}"),
+        placeholders.contains(String(rest[rest.index(after: rest.startIndex)..<close]))
+      {
+        result += rest[...close]
+        rest = rest[rest.index(after: close)...]
         continue
       }
       for byte in String(character).utf8 {
@@ -517,6 +522,7 @@ struct EndpointWriter {
           result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
         }
       }
+      rest = rest.dropFirst()
     }
     return result
   }
