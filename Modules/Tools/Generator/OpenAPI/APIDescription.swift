@@ -84,6 +84,12 @@ struct APIDescription: Equatable {
     /// by a separator (`,` for `form` without explode, a space for `spaceDelimited`, `|` for
     /// `pipeDelimited`).
     var listSeparator: String?
+    /// How a value that is not text, a number, a boolean, an enumeration or a list of them (an
+    /// object, a dictionary, a `oneOf`, a list in a path or a header) is written: the Swift
+    /// expression of its `ParameterStyle` (`.deepObject`, `.form(explode: true)`), else `nil`.
+    var style: String?
+    /// Whether the value is sent as JSON text (`content: application/json`).
+    var isJSON = false
   }
 
   /// What an operation sends.
@@ -444,13 +450,54 @@ private struct SchemaReader {
     guard parts.count == 2 else {
       throw GeneratorError("\(location): the $ref \"\(reference)\" names no component")
     }
-    // JSON Pointer escapes: ~1 is "/", ~0 is "~".
-    let name = parts[1].replacingOccurrences(of: "~1", with: "/")
-      .replacingOccurrences(of: "~0", with: "~")
+    let name = Self.unescaped(parts[1])
     guard let value = root["components"]?[String(parts[0])]?[name] else {
       throw GeneratorError("\(location): the $ref \"\(reference)\" resolves nowhere")
     }
     return (String(parts[0]), name, value)
+  }
+
+  /// A JSON Pointer token as text: percent-decoded (a pointer in a URI fragment may be), then
+  /// `~1` is "/" and `~0` is "~".
+  private static func unescaped(_ token: Substring) -> String {
+    (String(token).removingPercentEncoding ?? String(token))
+      .replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+  }
+
+  /// Whether `reference` names a whole component (`#/components/<kind>/<name>`, nothing
+  /// deeper).
+  private static func isComponent(_ reference: String) -> Bool {
+    guard reference.hasPrefix("#/components/") else { return false }
+    return reference.dropFirst("#/components/".count).split(
+      separator: "/", omittingEmptySubsequences: false
+    ).count == 2
+  }
+
+  /// The value a local `$ref` (`#/paths/~1pets/get/parameters/0`, `#/$defs/Tag`,
+  /// `#/components/schemas/Pet/properties/tag`) points at in this document.
+  private func pointee(_ reference: String, at location: String) throws(GeneratorError)
+    -> DocumentValue
+  {
+    guard reference.hasPrefix("#/") else {
+      throw GeneratorError(
+        "\(location): the $ref \"\(reference)\" "
+          + (reference == "#"
+            ? "names the whole document, which is not a schema"
+            : "points into another file; bundle the document into one file first"))
+    }
+    var current = DocumentValue.object(root)
+    for token in reference.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false) {
+      let key = Self.unescaped(token)
+      switch current {
+      case .object(let object) where object[key] != nil:
+        current = object[key] ?? .null
+      case .array(let list) where Int(key).map(list.indices.contains) == true:
+        current = list[Int(key) ?? 0]
+      default:
+        throw GeneratorError("\(location): the $ref \"\(reference)\" resolves nowhere")
+      }
+    }
+    return current
   }
 
   /// `value`, or what its `$ref` names (followed through references to references, at most
@@ -461,6 +508,11 @@ private struct SchemaReader {
     var current = value
     for _ in 0..<32 {
       guard let reference = current["$ref"]?.string else { return current }
+      guard Self.isComponent(reference) else {
+        // Any other place in this document (`#/paths/...`): what is there, of whatever kind.
+        current = try pointee(reference, at: location)
+        continue
+      }
       let target = try component(reference, at: location)
       guard target.kind == kind else {
         throw GeneratorError(
@@ -489,6 +541,11 @@ private struct SchemaReader {
       throw GeneratorError("\(location) is not a schema (an object)")
     }
     if let reference = object["$ref"]?.string {
+      guard Self.isComponent(reference) else {
+        // A schema elsewhere in the document (`$defs`, a property of another schema, a path's
+        // body) has no name of its own: it is read where it is used.
+        return try schema(try pointee(reference, at: location), at: location)
+      }
       let target = try component(reference, at: location)
       guard target.kind == "schemas" else {
         throw GeneratorError(
@@ -514,14 +571,18 @@ private struct SchemaReader {
   private mutating func nonNullSchema(
     _ object: DocumentObject, types: [String], at location: String
   ) throws(GeneratorError) -> APIDescription.Schema {
-    // `allOf: [$ref]` (often with `nullable` or a description beside it) is that schema.
-    if let parts = object["allOf"]?.array, parts.count == 1, parts[0]["$ref"] != nil,
-      object["properties"] == nil
-    {
-      return try schema(parts[0], at: location + ".allOf[0]")
-    }
     if let parts = object["allOf"]?.array {
-      return .object(try merged(parts, extra: object, at: location + ".allOf"))
+      return try allOf(parts, holder: object, types: types, at: location + ".allOf")
+    }
+    // `const` (3.1): a value of its own; text is an enumeration of one value.
+    if let constant = object["const"] {
+      switch constant {
+      case .string(let text): return .enumeration([text])
+      case .int: return .integer(format: object["format"]?.string)
+      case .double: return .number(format: object["format"]?.string)
+      case .bool: return .boolean
+      default: return .any
+      }
     }
     for key in ["oneOf", "anyOf"] {
       guard let variants = object[key]?.array else { continue }
@@ -541,6 +602,9 @@ private struct SchemaReader {
       let result: APIDescription.Schema
       if schemas.count == 1 {
         result = schemas[0]
+      } else if let values = Self.constants(variants) {
+        // `oneOf: [{const: a}, {const: b}]` (3.1's way to document each value) is an enum.
+        result = values
       } else {
         result = .oneOf(
           schemas, discriminator: try discriminator(object, variants: schemas, at: location))
@@ -553,7 +617,25 @@ private struct SchemaReader {
         guard !texts.isEmpty else { throw GeneratorError("\(location).enum is empty") }
         return .enumeration(texts)
       }
-      // Numbers from a list, or a list mixing null: the type says enough.
+      // Numbers from a list, or a list mixing null: the type says enough; without a type,
+      // the values do.
+      if types.isEmpty {
+        let present = values.filter { $0 != .null }
+        if !present.isEmpty, present.allSatisfy({ if case .int = $0 { true } else { false } }) {
+          return .integer(format: object["format"]?.string)
+        }
+        if !present.isEmpty, present.allSatisfy({
+          switch $0 {
+          case .int, .double: true
+          default: false
+          }
+        }) {
+          return .number(format: object["format"]?.string)
+        }
+        if !present.isEmpty, present.allSatisfy({ if case .bool = $0 { true } else { false } }) {
+          return .boolean
+        }
+      }
     }
     guard types.count <= 1 else {
       throw GeneratorError(
@@ -608,6 +690,138 @@ private struct SchemaReader {
     return .init(properties: properties, summary: object["description"]?.string)
   }
 
+  /// The keys that make a schema say what its value is (a part of an `allOf` without any of
+  /// them only annotates: a description, `nullable`, `readOnly`, an example, a bound).
+  private static let shapingKeys: Set<String> = [
+    "$ref", "type", "properties", "additionalProperties", "patternProperties", "items",
+    "allOf", "oneOf", "anyOf", "enum", "const",
+  ]
+
+  /// What a part of an `allOf` is, as far as merging goes.
+  private enum PartKind { case annotation, object, other }
+
+  /// What the part `value` of an `allOf` is: only annotations (`{description}`,
+  /// `{nullable: true}`, `{type: object}` alone), an object whose properties merge, or
+  /// another kind of value (text, a number, a list, a `oneOf`).
+  private func partKind(_ value: DocumentValue, at location: String, depth: Int = 0)
+    throws(GeneratorError) -> PartKind
+  {
+    guard depth < Self.maximumDepth else {
+      throw GeneratorError(
+        "\(location): allOf nested deeper than \(Self.maximumDepth) levels is not generated")
+    }
+    let resolved = try resolved(value, kind: "schemas", at: location)
+    guard case .object(let object) = resolved else {
+      if case .bool = resolved { return .annotation }
+      throw GeneratorError("\(location) is not a schema")
+    }
+    if !object.keys.contains(where: Self.shapingKeys.contains) { return .annotation }
+    if object["properties"] != nil || object["additionalProperties"] != nil
+      || object["patternProperties"] != nil
+    {
+      return .object
+    }
+    if let parts = object["allOf"]?.array {
+      var kinds: [PartKind] = []
+      for (index, part) in parts.enumerated() {
+        kinds.append(try partKind(part, at: "\(location).allOf[\(index)]", depth: depth + 1))
+      }
+      if kinds.contains(.other) { return .other }
+      return kinds.contains(.object) || object["type"]?.string == "object" ? .object : .annotation
+    }
+    if object["oneOf"] != nil || object["anyOf"] != nil || object["enum"] != nil
+      || object["const"] != nil || object["items"] != nil
+    {
+      return .other
+    }
+    switch object["type"] {
+    case .string("object")?: return .annotation  // `{type: object}` alone adds nothing
+    case .array(let list)? where list.compactMap(\.string).filter({ $0 != "null" }) == ["object"]:
+      return .annotation
+    default: return .other
+    }
+  }
+
+  /// An `allOf`: its parts that only annotate (a description, `nullable`, `{type: object}`)
+  /// add nothing but `nullable`; one part left is that schema (a `$ref` keeps its name);
+  /// objects merge into one struct; parts of other kinds are the most precise of them (an
+  /// enumeration over text); objects mixed with other kinds are any JSON value.
+  private mutating func allOf(
+    _ parts: [DocumentValue], holder: DocumentObject, types: [String], at location: String
+  ) throws(GeneratorError) -> APIDescription.Schema {
+    var kinds: [PartKind] = []
+    var nullable = false
+    for (index, part) in parts.enumerated() {
+      let kind = try partKind(part, at: "\(location)[\(index)]")
+      kinds.append(kind)
+      if kind == .annotation, part["$ref"] == nil,
+        part["nullable"] == .bool(true) || part["type"]?.array?.contains(.string("null")) == true
+      {
+        nullable = true
+      }
+    }
+    let holderHasProperties = holder["properties"] != nil
+    let substantive = parts.indices.filter { kinds[$0] != .annotation }
+    let result: APIDescription.Schema
+    if substantive.isEmpty, !holderHasProperties {
+      result = types == ["object"] || kinds.contains(.object) ? .map(.any) : .any
+    } else if substantive.count == 1, !holderHasProperties,
+      holder["required"] == nil || kinds[substantive[0]] != .object
+    {
+      let index = substantive[0]
+      result = try schema(parts[index], at: "\(location)[\(index)]")
+    } else if substantive.allSatisfy({ kinds[$0] == .object }) {
+      result = .object(try merged(parts, extra: holder, at: location))
+    } else if !holderHasProperties, !substantive.contains(where: { kinds[$0] == .object }) {
+      // Text and an enumeration of it, a number and its bounds: the most precise part.
+      var best: APIDescription.Schema?
+      for index in substantive {
+        let read = try schema(parts[index], at: "\(location)[\(index)]")
+        if best == nil { best = read }
+        if case .enumeration = read { best = read }
+        if case .reference = read, best.map({ if case .enumeration = $0 { false } else { true } })
+          ?? true
+        {
+          best = read
+        }
+      }
+      result = best ?? .any
+    } else {
+      result = .any
+    }
+    return nullable ? .nullable(result) : result
+  }
+
+  /// The values of a `oneOf` whose every variant is one `const` (or a one-value `enum`): an
+  /// enumeration when they are text, a number or a whole number when they are numbers.
+  private static func constants(_ variants: [DocumentValue]) -> APIDescription.Schema? {
+    var values: [DocumentValue] = []
+    for variant in variants where variant["type"]?.string != "null" {
+      if let constant = variant["const"] {
+        values.append(constant)
+      } else if let list = variant["enum"]?.array, list.count == 1 {
+        values.append(list[0])
+      } else {
+        return nil
+      }
+    }
+    guard !values.isEmpty else { return nil }
+    let texts = values.compactMap(\.string)
+    if texts.count == values.count { return .enumeration(texts) }
+    if values.allSatisfy({ if case .int = $0 { true } else { false } }) {
+      return .integer(format: nil)
+    }
+    if values.allSatisfy({
+      switch $0 {
+      case .int, .double: true
+      default: false
+      }
+    }) {
+      return .number(format: nil)
+    }
+    return nil
+  }
+
   /// The properties of every part of an `allOf`, merged (a later one's replaces an earlier
   /// one's of the same name), with those `extra` (the schema holding `allOf`) declares.
   private mutating func merged(
@@ -647,7 +861,17 @@ private struct SchemaReader {
       }
       let value = try resolved(part, kind: "schemas", at: partLocation)
       guard case .object(let object) = value else {
+        if case .bool = value { continue }
         throw GeneratorError("\(partLocation) is not a schema")
+      }
+      // A part that only annotates (a description, `nullable`) has no properties to add.
+      if try partKind(value, at: partLocation) == .annotation {
+        for name in object["required"]?.array?.compactMap(\.string) ?? [] {
+          if let index = result.properties.firstIndex(where: { $0.name == name }) {
+            result.properties[index].isRequired = true
+          }
+        }
+        continue
       }
       if let nested = object["allOf"]?.array {
         add(try merged(nested, extra: object, at: partLocation + ".allOf"))
@@ -655,11 +879,13 @@ private struct SchemaReader {
       }
       let schema = try nonNullSchema(
         object, types: object["type"]?.string.map { [$0] } ?? [], at: partLocation)
-      guard case .object(let properties) = schema else {
+      switch schema {
+      case .object(let properties): add(properties)
+      case .map, .any: break  // an object of any keys adds no property
+      default:
         throw GeneratorError(
           "\(partLocation): allOf can only merge objects; this part is not one")
       }
-      add(properties)
       // Properties the part only marks required (`required: [id]` beside a $ref).
       for name in object["required"]?.array?.compactMap(\.string) ?? [] {
         if let index = result.properties.firstIndex(where: { $0.name == name }) {
@@ -695,17 +921,13 @@ private struct SchemaReader {
       mapping.append((entry.key, name))
     }
     for variant in variants {
-      guard case .reference(let name) = variant else {
-        throw GeneratorError(
-          "\(location): a oneOf with a discriminator needs each variant as a $ref to a schema")
-      }
+      // A variant written inline has no name to map: the variants are then read in turn, as
+      // without a discriminator (which only makes reading faster).
+      guard case .reference(let name) = variant else { return nil }
       if !mapping.contains(where: { $0.schema == name }) { mapping.append((name, name)) }
     }
-    for entry in mapping where !variants.contains(.reference(entry.schema)) {
-      throw GeneratorError(
-        "\(location).discriminator maps \"\(entry.value)\" to \(entry.schema), which is not "
-          + "one of the variants")
-    }
+    // A mapping to a schema that is not a variant names nothing this oneOf can hold.
+    mapping.removeAll { !variants.contains(.reference($0.schema)) }
     return .init(property: property, mapping: mapping)
   }
 
@@ -738,6 +960,7 @@ private struct SchemaReader {
   mutating func parameters(_ value: DocumentValue, at location: String) throws(GeneratorError)
     -> [APIDescription.Parameter]
   {
+    if value == .null { return [] }  // `parameters:` with nothing under it
     guard let list = value.array else { throw GeneratorError("\(location) is not a list") }
     var parameters: [APIDescription.Parameter] = []
     for (index, item) in list.enumerated() {
@@ -751,32 +974,37 @@ private struct SchemaReader {
           "\(itemLocation): the \(place) parameter \"\(name)\" cannot be generated (path, "
             + "query and header parameters can)")
       }
-      guard let schemaValue = parameter["schema"] else {
-        throw GeneratorError(
-          "\(itemLocation): the parameter \"\(name)\" has no schema (`content` is not read)")
+      // `content` (one media type) instead of `schema`: JSON is sent as JSON text.
+      var isJSON = false
+      var schemaLocation = itemLocation + ".schema"
+      var schemaValue = parameter["schema"]
+      if schemaValue == nil, let content = parameter["content"]?.object,
+        let type = content.keys.first
+      {
+        isJSON = Self.isJSON(type)
+        schemaLocation = "\(itemLocation).content.\(type).schema"
+        schemaValue = content[type]?["schema"] ?? .bool(true)
       }
-      let schema = try self.schema(schemaValue, at: itemLocation + ".schema")
+      guard let schemaValue else {
+        throw GeneratorError(
+          "\(itemLocation): the parameter \"\(name)\" has neither a schema nor a content")
+      }
+      let schema = try self.schema(schemaValue, at: schemaLocation)
       if let cycle = Self.referenceCycle(from: schema, in: self) {
         throw GeneratorError(
           "\(itemLocation): the parameter \"\(name)\" is of a schema that refers to itself ("
             + "\(cycle.joined(separator: " → "))): it describes no value")
       }
-      guard Self.isSimple(schema, in: self) || Self.isSimpleList(schema, in: self) else {
-        throw GeneratorError(
-          "\(itemLocation): the parameter \"\(name)\" is an object; only text, numbers, "
-            + "booleans, enumerations and lists of them can be sent in a \(place)")
-      }
-      if position == .path, Self.isSimpleList(schema, in: self) {
-        throw GeneratorError(
-          "\(itemLocation): the path parameter \"\(name)\" is a list; a path segment holds one "
-            + "value")
-      }
-      // The query's list styles (OpenAPI 3, "Style Values"); a path or a header joins a list
-      // with commas (`simple`).
+      let isSimple = Self.isSimple(schema, in: self)
+      let isSimpleList = Self.isSimpleList(schema, in: self)
       let style = parameter["style"]?.string ?? (position == .query ? "form" : "simple")
       let explode = parameter["explode"].map { $0 == .bool(true) } ?? (style == "form")
       var separator: String?
-      if position == .query, Self.isSimpleList(schema, in: self), !explode {
+      var structured: String?
+      if isJSON {
+        // Written as JSON text, whatever the schema.
+      } else if position == .query, isSimpleList, !explode {
+        // The query's list styles (OpenAPI 3, "Style Values").
         switch style {
         case "form": separator = ","
         case "spaceDelimited": separator = " "
@@ -786,12 +1014,28 @@ private struct SchemaReader {
             "\(itemLocation): the query parameter \"\(name)\" has the style \"\(style)\", "
               + "which a list in a query cannot take (form, spaceDelimited and pipeDelimited can)")
         }
+      } else if !isSimple, !(isSimpleList && position == .query) {
+        // An object, a dictionary, a `oneOf`, or a list in a path or a header: written by the
+        // Network layer's `ParameterStyle`.
+        switch (position, style) {
+        case (.query, "form"): structured = ".form(explode: \(explode))"
+        case (.query, "deepObject"): structured = ".deepObject"
+        case (.query, "spaceDelimited"): structured = ".spaceDelimited"
+        case (.query, "pipeDelimited"): structured = ".pipeDelimited"
+        case (.path, "simple"), (.header, "simple"): structured = ".simple(explode: \(explode))"
+        default:
+          throw GeneratorError(
+            "\(itemLocation): the \(place) parameter \"\(name)\" has the style \"\(style)\", "
+              + "which is not generated (form, deepObject, spaceDelimited and pipeDelimited in a "
+              + "query, simple in a path or a header are)")
+        }
       }
       parameters.append(
         .init(
           name: name, location: position,
           isRequired: position == .path || parameter["required"] == .bool(true),
-          schema: schema, summary: parameter["description"]?.string, listSeparator: separator))
+          schema: schema, summary: parameter["description"]?.string, listSeparator: separator,
+          style: structured, isJSON: isJSON))
     }
     return parameters
   }
@@ -874,15 +1118,17 @@ private struct SchemaReader {
     guard let content = response["content"]?.object, !content.entries.isEmpty else {
       return .none
     }
-    if content.keys.contains(where: { $0.lowercased().hasPrefix("text/event-stream") }) {
-      return .eventStream
-    }
+    // An operation that answers JSON or a stream (a `stream: true` flag in its body) is
+    // generated for its JSON answer; `EventStreamClient` reads the stream.
     if let type = content.keys.first(where: Self.isJSON) {
       guard let schemaValue = content[type]?["schema"] else { return .json(.any) }
       return .json(
         try schema(schemaValue, at: "\(location).\(status).content.\(type).schema"))
     }
-    return .data
+    if content.keys.allSatisfy({ $0.lowercased().hasPrefix("text/event-stream") }) {
+      return .eventStream
+    }
+    return .data  // bytes (`audio/mpeg`), even when a stream is offered too
   }
 
   /// Whether a content type is JSON (`application/json`, `application/problem+json`, with

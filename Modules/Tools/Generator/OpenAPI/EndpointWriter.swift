@@ -122,7 +122,14 @@ struct EndpointWriter {
           sample = type.name + sample.dropFirst(shape.name.count)  // Its alias names it.
         }
         var elements = [text]
-        if shape.name.hasPrefix("["), parameter.location == .query {
+        let isWrittenByStyle = parameter.style != nil || parameter.isJSON
+        if isWrittenByStyle {
+          // Written by `ParameterStyle`, whose own tests check each style against the
+          // OpenAPI Specification's examples.
+          sample = Self.topLevelSample(type)
+          text = ""
+          elements = []
+        } else if shape.name.hasPrefix("["), parameter.location == .query {
           // Two elements, the second holding every list separator: the tests see each element
           // arrive as it was, apart from the other.
           let element = String(shape.name.dropFirst().dropLast())
@@ -286,7 +293,11 @@ struct EndpointWriter {
         placeholders: Set(
           call.arguments.compactMap { $0.parameter?.location == .path ? $0.parameter?.name : nil }))
       for argument in call.arguments where argument.parameter?.location == .path {
-        let text = Self.text(of: SwiftNames.escaped(argument.name), type: argument.shape)
+        let text =
+          argument.parameter.flatMap { parameter in
+            parameter.style != nil || parameter.isJSON
+              ? Self.styledText(of: SwiftNames.escaped(argument.name), parameter: parameter) : nil
+          } ?? Self.text(of: SwiftNames.escaped(argument.name), type: argument.shape)
         let value = "\\(PercentEncoding.pathSegment(\(text)))"
         path = path.replacingOccurrences(of: "{\(argument.parameter?.name ?? "")}", with: value)
       }
@@ -453,7 +464,17 @@ struct EndpointWriter {
         guard let parameter = argument.parameter else { continue }
         let swift = SwiftNames.escaped(argument.name)
         let wireName = SwiftNames.literal(parameter.name)
-        if argument.shape.hasPrefix("[") {
+        if let style = parameter.style, location == .query {
+          let item = "items += ParameterStyle\(style).queryItems(name: \"\(wireName)\", value: \(swift))"
+          lines.append(
+            argument.type.isOptional ? "      if let \(swift) { \(item) }" : "      \(item)")
+        } else if parameter.style != nil || parameter.isJSON {
+          let value = Self.styledText(of: swift, parameter: parameter)
+          lines.append(
+            argument.type.isOptional
+              ? "      if let \(swift) { \(add(wireName, value)) }"
+              : "      \(add(wireName, value))")
+        } else if argument.shape.hasPrefix("[") {
           let element = String(argument.shape.dropFirst().dropLast())
           let list = "\(swift)\(argument.type.isOptional ? " ?? []" : "")"
           if location == .header {
@@ -525,6 +546,13 @@ struct EndpointWriter {
       rest = rest.dropFirst()
     }
     return result
+  }
+
+  /// The text of `value` for a parameter `ParameterStyle` writes: its JSON (`content:
+  /// application/json`), or its `simple` text (a path or a header).
+  static func styledText(of value: String, parameter: APIDescription.Parameter) -> String {
+    if parameter.isJSON { return "ParameterStyle.json(\(value))" }
+    return "ParameterStyle\(parameter.style ?? ".simple(explode: false)").text(of: \(value))"
   }
 
   /// The text of `value`, of `type`, in a query or a header.
@@ -754,9 +782,13 @@ struct EndpointWriter {
         .map { segment -> String in
           var text = SwiftNames.literal(String(segment))
           for argument in call.arguments where argument.parameter?.location == .path {
+            let value =
+              argument.parameter.flatMap { parameter in
+                parameter.style != nil || parameter.isJSON
+                  ? "\\(" + Self.styledText(of: argument.sample, parameter: parameter) + ")" : nil
+              } ?? sampleText(argument)
             text = text.replacingOccurrences(
-              of: SwiftNames.literal("{\(argument.parameter?.name ?? "")}"),
-              with: sampleText(argument))
+              of: SwiftNames.literal("{\(argument.parameter?.name ?? "")}"), with: value)
           }
           return "\"\(text)\""
         }
@@ -765,7 +797,23 @@ struct EndpointWriter {
           + ".percentEncodedPath ?? \"\").split(separator: \"/\", omittingEmptySubsequences: false)"
           + ".map { $0.removingPercentEncoding ?? \"\" }")
       lines.append("    #expect(segments == [\(segments.joined(separator: ", "))])")
-      let queries = call.arguments.filter { $0.parameter?.location == .query }
+      // A value sent as JSON text reads back as the sample.
+      for argument in call.arguments where argument.parameter?.isJSON == true {
+        let wire = SwiftNames.literal(argument.parameter?.name ?? "")
+        let read =
+          argument.parameter?.location == .query
+          ? "URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == \"\(wire)\" }?.value"
+          : "request.headers[\"\(wire)\"]"
+        guard argument.parameter?.location != .path else { continue }
+        lines.append("    let \(argument.name)Decoder = JSONDecoder()")
+        lines.append("    \(argument.name)Decoder.dateDecodingStrategy = .iso8601")
+        lines.append(
+          "    #expect(try \(argument.name)Decoder.decode(\(argument.type.name).self, from: Data((\(read) ?? \"\").utf8)) == \(argument.sample))"
+        )
+      }
+      let queries = call.arguments.filter {
+        $0.parameter?.location == .query && $0.parameter?.style == nil && $0.parameter?.isJSON != true
+      }
       if !queries.isEmpty {
         lines.append(
           "    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []"
@@ -793,7 +841,10 @@ struct EndpointWriter {
           }
         }
       }
-      for argument in call.arguments where argument.parameter?.location == .header {
+      for argument in call.arguments
+      where argument.parameter?.location == .header && argument.parameter?.style == nil
+        && argument.parameter?.isJSON != true
+      {
         let wire = SwiftNames.literal(argument.parameter?.name ?? "")
         lines.append("    #expect(request.headers[\"\(wire)\"] == \(sampleValue(argument)))")
       }

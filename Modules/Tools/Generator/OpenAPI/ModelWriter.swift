@@ -95,11 +95,14 @@ struct ModelWriter {
     var owners: [String: String] = [:]
     for (name, _) in description.schemas {
       let base = prefix + SwiftNames.upperCamel(name)
-      let type = base.hasSuffix("Model") ? base : base + "Model"
-      if let other = owners[type] {
-        throw GeneratorError(
-          "the schemas \"\(other)\" and \"\(name)\" would both be the Swift type \(type); "
-            + "rename one in the document")
+      let stem = base.hasSuffix("Model") ? String(base.dropLast(5)) : base
+      // Schemas whose names meet in Swift (`Folder--Mini` and `Folder_Mini`) are told apart by
+      // a number.
+      var type = stem + "Model"
+      var counter = 2
+      while owners[type] != nil {
+        type = stem + String(counter) + "Model"
+        counter += 1
       }
       owners[type] = name
       typeNames[name] = type
@@ -297,11 +300,13 @@ struct ModelWriter {
       []
     var taken: [String: String] = [:]
     for property in object.properties {
-      let swift = SwiftNames.lowerCamel(property.name)
-      if let other = taken[swift] {
-        throw GeneratorError(
-          "the properties \"\(other)\" and \"\(property.name)\" of \(qualified) would both be "
-            + "`\(swift)` in Swift; rename one in the document")
+      // Names that meet in Swift (`created_at` and `createdAt`) are told apart by a number.
+      let base = SwiftNames.lowerCamel(property.name)
+      var swift = base
+      var counter = 2
+      while taken[swift] != nil {
+        swift = base + String(counter)
+        counter += 1
       }
       taken[swift] = property.name
       var reference = try self.type(
@@ -397,15 +402,16 @@ struct ModelWriter {
       var name = SwiftNames.lowerCamel(value)
       // Names the enum's own members take.
       if ["sample", "rawValue", "init", "self", "Type"].contains(name) { name += "Value" }
-      if let other = cases.first(where: { $0.name == name }) {
-        throw GeneratorError(
-          "the values \"\(other.value)\" and \"\(value)\" of \(type) would both be the case "
-            + "`\(name)`; Swift cannot tell them apart")
-      }
-      guard name != "undocumented" else {
-        throw GeneratorError(
-          "\(type) has the value \"\(value)\", whose case would take the place of "
-            + "`undocumented`, the case for values the app does not know")
+      // `undocumented` is the case for values the app does not know.
+      if name == "undocumented" { name += "Value" }
+      // Values that meet in Swift (`ASC` and `asc`, `user` and `-user`) are told apart by a
+      // number; a value written twice is one case.
+      if cases.contains(where: { $0.value == value }) { continue }
+      let base = name
+      var counter = 2
+      while cases.contains(where: { $0.name == name }) {
+        name = base + String(counter)
+        counter += 1
       }
       cases.append((name, value))
     }
