@@ -257,7 +257,10 @@ let package = Package(
       ]
         + featureReactorModules + featureFrontModules,
       exclude: ["__Snapshots__"]),
-    .testTarget(name: "GeneratorTests", dependencies: ["TrellisGenerator"]),
+    .testTarget(
+      name: "GeneratorTests", dependencies: ["TrellisGenerator"],
+      // Documents the tests read by their path (`#filePath`), never compiled or bundled.
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "AppTests",
       dependencies: [

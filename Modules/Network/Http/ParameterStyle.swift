@@ -50,7 +50,8 @@ public enum ParameterStyle: Sendable, Equatable {
     case (.form(explode: true), .list(let elements)), (.deepObject, .list(let elements)),
       (.simple(explode: true), .list(let elements)):
       return elements.compactMap(\.text).map { item(encodedName, $0) }
-    case (.form(explode: false), .list(let elements)), (.simple(explode: false), .list(let elements)):
+    case (.form(explode: false), .list(let elements)),
+      (.simple(explode: false), .list(let elements)):
       return [joined(encodedName, elements.compactMap(\.text), by: ",")]
     case (.spaceDelimited, .list(let elements)):
       return [joined(encodedName, elements.compactMap(\.text), by: "%20")]

@@ -237,22 +237,52 @@ public enum GeneratorCommand {
   static func runAPI(
     _ plan: APIPlan, generator: Generator, isDryRun: Bool, output: (String) -> Void
   ) throws(GeneratorError) -> Int32 {
+    // An edit the new version changes differently, or one that cannot be merged: nothing is
+    // written (the tests and the other files would no longer match the edited file).
+    if !plan.conflicts.isEmpty || !plan.leftAlone.isEmpty {
+      for (path, regions) in plan.conflicts {
+        output(
+          "conflict: \(path): your edit and the new generated version change the same lines:\n"
+            + regions.map { "  " + $0 }.joined(separator: "\n"))
+      }
+      for file in plan.leftAlone {
+        output(
+          "cannot merge: \(file.path) (\(file.reason)); the new generated version differs "
+            + "from it so:\n\(file.diff)")
+      }
+      throw GeneratorError(
+        "\(plan.conflicts.count + plan.leftAlone.count) edited generated file(s) cannot take "
+          + "the new version (shown above); nothing was written. Make the edit agree with the "
+          + "new version (or move it into a file of your own, such as an extension), or restore "
+          + "the generated text with `git checkout`, then run again")
+    }
     let changes = plan.changes
     let hasChanges = !changes.newFiles.isEmpty || !changes.edits.isEmpty
+    // The kept generated texts (`.trellis-gen/`) are counted, not listed: they repeat the files.
+    let isKept = { (path: String) in path.hasPrefix(Generator.basePath(of: "")) }
+    var shown = changes
+    shown.newFiles.removeAll { isKept($0.path) }
+    shown.edits.removeAll { isKept($0.path) }
+    let keptCount =
+      changes.newFiles.filter { isKept($0.path) }.count
+      + changes.edits.filter { isKept($0.path) }.count
     if isDryRun {
-      if hasChanges { output(generator.describe(changes)) }
+      if !shown.newFiles.isEmpty || !shown.edits.isEmpty { output(generator.describe(shown)) }
     } else if hasChanges {
       try generator.apply(changes)
-      for file in changes.newFiles { output("created \(file.path)") }
-      for edit in changes.edits { output("updated \(edit.path)") }
+      for file in shown.newFiles { output("created \(file.path)") }
+      for edit in shown.edits { output("updated \(edit.path)") }
+    }
+    if keptCount > 0 {
+      output(
+        "\(isDryRun ? "would keep" : "kept") the generated text of \(keptCount) file(s) in "
+          + "\(Generator.basePath(of: "")) (commit it: the next run merges your edits from it)")
     }
     if !plan.upToDate.isEmpty {
       output("up to date: \(plan.upToDate.count) generated file(s)")
     }
-    for file in plan.leftAlone {
-      output(
-        "left alone: \(file.path) (\(file.reason)); the new version, as a diff to apply by "
-          + "hand:\n\(file.diff)")
+    for path in plan.merged {
+      output("merged: \(path) keeps your edit and takes the new generated version")
     }
     for path in plan.orphans {
       output(
@@ -264,7 +294,7 @@ public enum GeneratorCommand {
     output(
       "\(plan.operationCount) operation(s) generated, \(plan.skipped.count) left out"
         + (plan.skipped.isEmpty ? "" : " (each named above, with why)"))
-    if !hasChanges, plan.leftAlone.isEmpty { output("nothing to change") }
+    if !hasChanges { output("nothing to change") }
     if isDryRun {
       output("(dry run: nothing was written)")
     } else if hasChanges {
@@ -275,8 +305,8 @@ public enum GeneratorCommand {
           "  swift build && swift test",
           "  Each repository is made in App/CompositionRoot.swift (`_ = nameRepo` holds it): give",
           "  it to the service that needs it (`repo: any NameRepo`), then delete that line.",
-          "  Edit a generated file freely: the next `trellis-gen api` run leaves it and shows the",
-          "  diff instead.",
+          "  Edit a generated file freely: the next run merges your edit with the new version",
+          "  (from the text kept in .trellis-gen/; commit it), or stops if both change a line.",
         ].joined(separator: "\n"))
     }
     return 0

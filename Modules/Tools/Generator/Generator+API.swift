@@ -2,7 +2,7 @@ import Foundation
 
 /// What `trellis-gen api` would do: the changes to write, and the files it leaves as they are
 /// because the team edited them since they were generated.
-public struct APIPlan: Equatable, Sendable {
+public struct APIPlan: Sendable {
   /// A generated file the team edited: left alone, with what the new version would change.
   public struct LeftFile: Equatable, Sendable {
     /// Its path, relative to the project root.
@@ -17,6 +17,11 @@ public struct APIPlan: Equatable, Sendable {
   public var changes: ChangeSet
   /// The files left alone.
   public var leftAlone: [LeftFile]
+  /// Generated files the team edited whose edits were merged with the new version.
+  public var merged: [String] = []
+  /// Generated files the team edited where the edit and the new version change the same lines
+  /// differently: the run writes nothing, and each place is shown.
+  public var conflicts: [(path: String, regions: [String])] = []
   /// Generated files unchanged, already up to date.
   public var upToDate: [String]
   /// Files generated from this document for a tag it no longer has (left; delete them when
@@ -31,6 +36,31 @@ public struct APIPlan: Equatable, Sendable {
 }
 
 extension Generator {
+  /// `message` with the line and column of the document location it names
+  /// (`paths./pets.get.parameters[0]` becomes `paths./pets.get.parameters[0] (line 12,
+  /// column 11)`): a meaning error is found in a document of 60,000 lines as a YAML one is.
+  static func locating(_ message: String, in positions: DocumentPositions) -> String {
+    guard
+      let start = ["paths.", "components."].compactMap({ message.range(of: $0)?.lowerBound })
+        .min()
+    else { return message }
+    // The location ends where its message goes on: at ": " or at a space.
+    let rest = message[start...]
+    let end =
+      [rest.range(of: ": ")?.lowerBound, rest.firstIndex(of: " ")].compactMap { $0 }.min()
+      ?? rest.endIndex
+    guard let position = positions.position(of: String(message[start..<end])) else {
+      return message
+    }
+    return String(message[..<end]) + " (line \(position.line), column \(position.column))"
+      + message[end...]
+  }
+
+  /// Where the text a generated file was last generated as is kept (`.trellis-gen/` and the
+  /// file's path): a team's edit to the file is merged from it into the next version. Outside
+  /// every target, so it is never compiled; committed with the tree.
+  static func basePath(of path: String) -> String { ".trellis-gen/" + path }
+
   /// Where `trellis-gen api` writes the DataAPIs, repositories and models.
   public static let apiFolder = "Modules/Repository/API"
   /// The models file, shared by the tags.
@@ -77,8 +107,9 @@ extension Generator {
           + "changed")
     }
     let document: DocumentValue
+    let positions: DocumentPositions
     do {
-      document = try YAMLReader.read(text)
+      (document, positions) = try YAMLReader.readWithPositions(text)
     } catch {
       throw GeneratorError("\(shown): \(error); nothing was changed")
     }
@@ -119,6 +150,7 @@ extension Generator {
     var files: [(path: String, contents: String)] = []
     var modelsText = "import Foundation\n\n" + models.declarations.joined(separator: "\n\n")
     if models.usesJSONValue { modelsText += "\n\n" + ModelWriter.jsonValueDeclaration }
+    if models.usesIndirect { modelsText += "\n\n" + ModelWriter.indirectDeclaration }
     files.append((Self.apiModelsPath, modelsText + "\n"))
     for writer in writers {
       files.append(
@@ -150,7 +182,8 @@ extension Generator {
       root)
     var plan = APIPlan(
       changes: ChangeSet(), leftAlone: [], upToDate: [], orphans: [],
-      skipped: skipped, operationCount: writers.map(\.calls.count).reduce(0, +))
+      skipped: skipped.map { Self.locating($0, in: positions) },
+      operationCount: writers.map(\.calls.count).reduce(0, +))
     var written: [String] = []
     for (path, contents) in files {
       let body = formatted?[path] ?? contents
@@ -176,13 +209,46 @@ extension Generator {
             + "first; nothing was changed")
       }
       let currentBody = Self.bodyAfterHeader(current)
+      // The text it was generated as, kept beside the tree (see `basePath`): what a team's
+      // edit is merged from.
+      let base =
+        fileSystem.exists(root + "/" + Self.basePath(of: path))
+        ? try? read(Self.basePath(of: path)) : nil
       if current == generated {
         plan.upToDate.append(path)
       } else if Self.digest(of: currentBody) != recorded {
-        plan.leftAlone.append(
-          .init(
-            path: path, reason: "edited since it was generated",
-            diff: UnifiedDiff.render(old: current, new: generated, path: path)))
+        // Edited by the team: their edit and the new version are merged, three-way, from the
+        // text it was generated as. Lines both changed differently stop the run.
+        guard let base, Self.recordedDigest(in: base) == recorded else {
+          plan.leftAlone.append(
+            .init(
+              path: path,
+              reason: "edited since it was generated, and the text it was generated as is not "
+                + "kept in \(Self.basePath(of: path)) (generated by an older trellis-gen)",
+              diff: UnifiedDiff.render(old: current, new: generated, path: path)))
+          continue
+        }
+        switch ThreeWayMerge.merge(base: base, ours: current, theirs: generated) {
+        case .merged(let text):
+          if text != current {
+            plan.changes.edits.append(.init(path: path, original: current, updated: text))
+            plan.merged.append(path)
+          } else {
+            plan.upToDate.append(path)
+          }
+        case .conflicts(let regions):
+          plan.conflicts.append(
+            (
+              path,
+              regions.map { region in
+                "line \(region.baseLine) as generated before:\n"
+                  + region.base.map { "    " + $0 }.joined(separator: "\n")
+                  + "\n  your version:\n" + region.ours.map { "    " + $0 }.joined(separator: "\n")
+                  + "\n  the new generated version:\n"
+                  + region.theirs.map { "    " + $0 }.joined(separator: "\n")
+              }
+            ))
+        }
       } else {
         plan.changes.edits.append(.init(path: path, original: current, updated: generated))
         written.append(path)
@@ -246,7 +312,8 @@ extension Generator {
               requester: HTTPRequester<\(writer.name)DataAPI>(
                 baseURL: baseURL, transport: transport, plugins: \(pluginList),
                 configuration: .iso8601Dates))
-            _ = \(variable)  // Give it to the service that needs it, then remove this line.
+            // Give it to the service that needs it, then remove the next line.
+            _ = \(variable)
 
         """, above: "// trellis:repositories", in: composition)
     }
@@ -276,6 +343,20 @@ extension Generator {
       }
       plan.orphans.append(
         "the lines of \(SwiftNames.lowerCamel(tag))Repo in \(Self.compositionRootPath)")
+    }
+    // Each generated file's text, kept to merge a team's edit into the next version.
+    for (path, contents) in files {
+      let body = formatted?[path] ?? contents
+      let generated = Self.generatedHeader(source: shown, body: body) + body
+      let keptPath = Self.basePath(of: path)
+      if fileSystem.exists(root + "/" + keptPath) {
+        let kept = try read(keptPath)
+        if kept != generated {
+          plan.changes.edits.append(.init(path: keptPath, original: kept, updated: generated))
+        }
+      } else {
+        plan.changes.newFiles.append(.init(path: keptPath, contents: generated))
+      }
     }
     return plan
   }

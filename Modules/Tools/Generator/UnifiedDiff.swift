@@ -3,11 +3,16 @@ enum UnifiedDiff {
   static func render(old: String, new: String, path: String) -> String {
     let a = old.components(separatedBy: "\n")
     let b = new.components(separatedBy: "\n")
-    var common = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-    for i in stride(from: a.count - 1, through: 0, by: -1) {
-      for j in stride(from: b.count - 1, through: 0, by: -1) {
-        common[i][j] =
-          a[i] == b[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
+    // The edit script from the standard library's diff (Myers: time and memory grow with the
+    // size of the change, not with the product of the files' lengths, so an edited file of
+    // 80,000 lines diffs in moments).
+    let difference = b.difference(from: a)
+    var removed = Set<Int>()
+    var inserted = Set<Int>()
+    for change in difference {
+      switch change {
+      case .remove(let offset, _, _): removed.insert(offset)
+      case .insert(let offset, _, _): inserted.insert(offset)
       }
     }
     // Each line of the edit script: (" ", "-", "+"), text, old line number, new line number.
@@ -15,16 +20,18 @@ enum UnifiedDiff {
     var i = 0
     var j = 0
     while i < a.count || j < b.count {
-      if i < a.count, j < b.count, a[i] == b[j] {
+      if i < a.count, removed.contains(i) {
+        script.append(("-", a[i], i, j))
+        i += 1
+      } else if j < b.count, inserted.contains(j) {
+        script.append(("+", b[j], i, j))
+        j += 1
+      } else if i < a.count, j < b.count {
         script.append((" ", a[i], i, j))
         i += 1
         j += 1
-      } else if j < b.count, i == a.count || common[i][j + 1] >= common[i + 1][j] {
-        script.append(("+", b[j], i, j))
-        j += 1
       } else {
-        script.append(("-", a[i], i, j))
-        i += 1
+        break  // (never: every line is removed, inserted or kept)
       }
     }
     var output = ["--- a/\(path)", "+++ b/\(path)"]

@@ -624,12 +624,14 @@ private struct SchemaReader {
         if !present.isEmpty, present.allSatisfy({ if case .int = $0 { true } else { false } }) {
           return .integer(format: object["format"]?.string)
         }
-        if !present.isEmpty, present.allSatisfy({
-          switch $0 {
-          case .int, .double: true
-          default: false
-          }
-        }) {
+        if !present.isEmpty,
+          present.allSatisfy({
+            switch $0 {
+            case .int, .double: true
+            default: false
+            }
+          })
+        {
           return .number(format: object["format"]?.string)
         }
         if !present.isEmpty, present.allSatisfy({ if case .bool = $0 { true } else { false } }) {
@@ -703,12 +705,21 @@ private struct SchemaReader {
   /// What the part `value` of an `allOf` is: only annotations (`{description}`,
   /// `{nullable: true}`, `{type: object}` alone), an object whose properties merge, or
   /// another kind of value (text, a number, a list, a `oneOf`).
-  private func partKind(_ value: DocumentValue, at location: String, depth: Int = 0)
-    throws(GeneratorError) -> PartKind
-  {
+  private func partKind(
+    _ value: DocumentValue, at location: String, from origin: String? = nil, depth: Int = 0
+  ) throws(GeneratorError) -> PartKind {
+    let origin = origin ?? location.split(separator: ".").prefix(3).joined(separator: ".")
+    // Named by the schema a `$ref` reaches, so a long chain is found by its last link.
+    var location = location
+    if let reference = value["$ref"]?.string, Self.isComponent(reference),
+      let name = reference.split(separator: "/").last
+    {
+      location = "components.schemas." + Self.unescaped(name)
+    }
     guard depth < Self.maximumDepth else {
       throw GeneratorError(
-        "\(location): allOf nested deeper than \(Self.maximumDepth) levels is not generated")
+        "\(location): allOf nested deeper than \(Self.maximumDepth) levels (from \(origin)) is "
+          + "not generated")
     }
     let resolved = try resolved(value, kind: "schemas", at: location)
     guard case .object(let object) = resolved else {
@@ -724,7 +735,8 @@ private struct SchemaReader {
     if let parts = object["allOf"]?.array {
       var kinds: [PartKind] = []
       for (index, part) in parts.enumerated() {
-        kinds.append(try partKind(part, at: "\(location).allOf[\(index)]", depth: depth + 1))
+        kinds.append(
+          try partKind(part, at: "\(location).allOf[\(index)]", from: origin, depth: depth + 1))
       }
       if kinds.contains(.other) { return .other }
       return kinds.contains(.object) || object["type"]?.string == "object" ? .object : .annotation
@@ -779,8 +791,9 @@ private struct SchemaReader {
         let read = try schema(parts[index], at: "\(location)[\(index)]")
         if best == nil { best = read }
         if case .enumeration = read { best = read }
-        if case .reference = read, best.map({ if case .enumeration = $0 { false } else { true } })
-          ?? true
+        if case .reference = read,
+          best.map({ if case .enumeration = $0 { false } else { true } })
+            ?? true
         {
           best = read
         }

@@ -465,7 +465,8 @@ struct EndpointWriter {
         let swift = SwiftNames.escaped(argument.name)
         let wireName = SwiftNames.literal(parameter.name)
         if let style = parameter.style, location == .query {
-          let item = "items += ParameterStyle\(style).queryItems(name: \"\(wireName)\", value: \(swift))"
+          let item =
+            "items += ParameterStyle\(style).queryItems(name: \"\(wireName)\", value: \(swift))"
           lines.append(
             argument.type.isOptional ? "      if let \(swift) { \(item) }" : "      \(item)")
         } else if parameter.style != nil || parameter.isJSON {
@@ -580,7 +581,7 @@ struct EndpointWriter {
   /// The case of `call` with its arguments passed on by name.
   func endpointCall(_ call: Call, values: (Argument) -> String) -> String {
     let all = call.arguments + (call.body.map { [$0] } ?? [])
-    let arguments = all.map { "\(SwiftNames.escaped($0.name)): \(values($0))" }
+    let arguments = all.map { "\(SwiftNames.label($0.name)): \(values($0))" }
     return ".\(SwiftNames.escaped(call.name))"
       + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))")
   }
@@ -764,7 +765,7 @@ struct EndpointWriter {
       let invocation =
         "try await makeRepo().\(SwiftNames.escaped(call.name))("
         + (call.arguments + (call.body.map { [$0] } ?? [])).map {
-          "\(SwiftNames.escaped($0.name)): \($0.sample)"
+          "\(SwiftNames.label($0.name)): \($0.sample)"
         }.joined(separator: ", ") + ")"
       if call.answersData {
         lines.append("    #expect(\(invocation) == Data(\"sample\".utf8))")
@@ -812,7 +813,8 @@ struct EndpointWriter {
         )
       }
       let queries = call.arguments.filter {
-        $0.parameter?.location == .query && $0.parameter?.style == nil && $0.parameter?.isJSON != true
+        $0.parameter?.location == .query && $0.parameter?.style == nil
+          && $0.parameter?.isJSON != true
       }
       if !queries.isEmpty {
         lines.append(
@@ -863,7 +865,7 @@ struct EndpointWriter {
       let invocation =
         "try await makeRepo().\(SwiftNames.escaped(first.name))("
         + (first.arguments + (first.body.map { [$0] } ?? [])).map {
-          "\(SwiftNames.escaped($0.name)): \($0.sample)"
+          "\(SwiftNames.label($0.name)): \($0.sample)"
         }.joined(separator: ", ") + ")"
       lines += [
         "",

@@ -41,6 +41,13 @@ struct ModelWriter {
   private(set) var declarations: [String] = []
   /// Whether some schema is any JSON value (`JSONValue` is then declared).
   private(set) var usesJSONValue = false
+  /// Whether some property is stored out of line (`Indirect` is then declared).
+  private(set) var usesIndirect = false
+  /// The named schema whose declaration is being written.
+  private var currentSchema: String?
+  /// The named object schemas each named schema holds directly (not in a list, a dictionary
+  /// or a `oneOf`, whose enum is `indirect`), through aliases and nested inline objects.
+  private var directHolds: [String: Set<String>] = [:]
   /// The structs each type holds directly (not in a list or a dictionary).
   private var holds: [String: Set<String>] = [:]
   /// The types whose samples each type's sample uses.
@@ -123,7 +130,12 @@ struct ModelWriter {
       }
     }
     for (name, schema) in description.schemas {
+      directHolds[name] = heldDirectly(by: schema)
+    }
+    for (name, schema) in description.schemas {
       guard let type = typeNames[name] else { continue }
+      currentSchema = name
+      defer { currentSchema = nil }
       switch schema {
       case .object, .enumeration, .oneOf:
         var scope = Scope(owner: "")
@@ -133,6 +145,49 @@ struct ModelWriter {
         _ = try alias(name)
       }
     }
+  }
+
+  /// The named object schemas a value of `schema` holds directly: a struct holding one holds
+  /// its storage inline (a list, a dictionary or an `indirect` enum does not).
+  private func heldDirectly(by schema: APIDescription.Schema, depth: Int = 0) -> Set<String> {
+    guard depth < 64 else { return [] }
+    switch schema {
+    case .reference(let name):
+      guard let target = schemas[name] else { return [] }
+      switch target {
+      case .object: return [name]
+      // An alias (of a nullable object, of another schema): what it stands for.
+      case .nullable, .reference: return heldDirectly(by: target, depth: depth + 1)
+      default: return []
+      }
+    case .nullable(let inner): return heldDirectly(by: inner, depth: depth + 1)
+    case .object(let object):
+      return object.properties.reduce(into: []) { result, property in
+        result.formUnion(heldDirectly(by: property.schema, depth: depth + 1))
+      }
+    default: return []
+    }
+  }
+
+  /// Whether the named schema `start` leads back to `target` through what each holds
+  /// directly (itself included).
+  private func reaches(_ start: String, _ target: String) -> Bool {
+    var seen: Set<String> = []
+    var pending = [start]
+    while let name = pending.popLast() {
+      if name == target { return true }
+      guard seen.insert(name).inserted else { continue }
+      pending += directHolds[name] ?? []
+    }
+    return false
+  }
+
+  /// Whether a property of `schema` in the schema being written must be stored out of line:
+  /// it holds a struct that holds this one back (a tree's `parent`), which no struct can
+  /// hold inline.
+  private func mustBox(_ schema: APIDescription.Schema) -> Bool {
+    guard let currentSchema else { return false }
+    return heldDirectly(by: schema).contains { reaches($0, currentSchema) }
   }
 
   /// The declaration of the named type `type` for `schema` (an object, an enumeration or a
@@ -296,8 +351,9 @@ struct ModelWriter {
   ) throws(GeneratorError) -> String {
     structs.insert(qualified)
     var scope = Scope(owner: qualified)
-    var properties: [(json: String, swift: String, type: TypeRef, isRequired: Bool, doc: String)] =
-      []
+    var properties:
+      [(json: String, swift: String, type: TypeRef, isRequired: Bool, isBoxed: Bool, doc: String)] =
+        []
     var taken: [String: String] = [:]
     for property in object.properties {
       // Names that meet in Swift (`created_at` and `createdAt`) are told apart by a number.
@@ -309,12 +365,15 @@ struct ModelWriter {
         counter += 1
       }
       taken[swift] = property.name
+      let isBoxed = mustBox(property.schema)
       var reference = try self.type(
-        of: property.schema, name: property.name, summary: property.summary, in: &scope)
+        of: property.schema, name: property.name, summary: property.summary, in: &scope,
+        isDirect: !isBoxed)
       if !property.isRequired { reference.isOptional = true }
+      if isBoxed { usesIndirect = true }
       properties.append(
         (
-          property.name, swift, reference, property.isRequired,
+          property.name, swift, reference, property.isRequired, isBoxed,
           SwiftNames.documentation(
             property.summary, fallback: "Its `\(property.name)`.", indent: "  ")
         ))
@@ -328,17 +387,17 @@ struct ModelWriter {
         // The discriminator's value that names this variant, so the sample reads back as it.
         let text = "\"\(SwiftNames.literal(named.value))\""
         let value = reference.name == "String" ? text : "\(reference.name)(rawValue: \(text))"
-        sampleArguments.append("\(SwiftNames.escaped(property.swift)): \(value)")
+        sampleArguments.append("\(SwiftNames.label(property.swift)): \(value)")
         continue
       }
       if reference.isOptional, reference.isComposite {
-        sampleArguments.append("\(SwiftNames.escaped(property.swift)): nil")
+        sampleArguments.append("\(SwiftNames.label(property.swift)): nil")
         continue
       }
       if let dependency = reference.dependency {
         sampleUses[qualified, default: []].insert(resolve(dependency, from: qualified))
       }
-      sampleArguments.append("\(SwiftNames.escaped(property.swift)): \(reference.sample)")
+      sampleArguments.append("\(SwiftNames.label(property.swift)): \(reference.sample)")
     }
     var lines: [String] = [
       SwiftNames.documentation(
@@ -350,6 +409,11 @@ struct ModelWriter {
     ]
     for property in properties {
       lines.append(property.doc)
+      if property.isBoxed {
+        lines.append("  ///")
+        lines.append("  /// Stored out of line: it holds a value that holds this one.")
+        lines.append("  @Indirect")
+      }
       lines.append("  public var \(SwiftNames.escaped(property.swift)): \(property.type.declared)")
     }
     if !properties.isEmpty { lines.append("") }
@@ -637,6 +701,69 @@ struct ModelWriter {
     }
     return nil
   }
+
+  /// `Indirect`, declared when some property is stored out of line.
+  static let indirectDeclaration = """
+    /// A property stored out of line, so that a model can hold a value of its own type (a
+    /// comment's parent, a tree's node): Swift gives every struct a fixed size, and a box has one.
+    @propertyWrapper
+    public struct Indirect<Value: Sendable>: Sendable {
+      private indirect enum Storage: Sendable { case value(Value) }
+      private var storage: Storage
+
+      /// Stores `wrappedValue`.
+      public init(wrappedValue: Value) { storage = .value(wrappedValue) }
+
+      /// The value.
+      public var wrappedValue: Value {
+        get {
+          switch storage {
+          case .value(let value): value
+          }
+        }
+        set { storage = .value(newValue) }
+      }
+    }
+
+    extension Indirect: Equatable where Value: Equatable {
+      /// Whether the values are equal.
+      public static func == (left: Self, right: Self) -> Bool {
+        left.wrappedValue == right.wrappedValue
+      }
+    }
+
+    extension Indirect: Decodable where Value: Decodable {
+      /// Reads the value as if it were stored inline.
+      public init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try Value(from: decoder))
+      }
+    }
+
+    extension Indirect: Encodable where Value: Encodable {
+      /// Writes the value as if it were stored inline.
+      public func encode(to encoder: any Encoder) throws {
+        try wrappedValue.encode(to: encoder)
+      }
+    }
+
+    extension KeyedDecodingContainer {
+      /// An optional property stored out of line reads as `nil` when the JSON has no such key.
+      public func decode<Wrapped: Decodable & Sendable>(
+        _ type: Indirect<Wrapped?>.Type, forKey key: Key
+      ) throws -> Indirect<Wrapped?> {
+        Indirect(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))
+      }
+    }
+
+    extension KeyedEncodingContainer {
+      /// An optional property stored out of line writes no key when it is `nil`.
+      public mutating func encode<Wrapped: Encodable & Sendable>(
+        _ value: Indirect<Wrapped?>, forKey key: Key
+      ) throws {
+        try encodeIfPresent(value.wrappedValue, forKey: key)
+      }
+    }
+    """
 
   /// `JSONValue`, declared when some schema is any JSON value.
   static let jsonValueDeclaration = """

@@ -18,7 +18,7 @@ enum SwiftNames {
   /// around it, and what generated code itself declares.
   static let reservedTypes: Set<String> = GeneratedName.reservedTypes.union([
     "Codable", "Decodable", "Encodable", "Sendable", "Equatable", "Hashable", "CodingKeys",
-    "JSONValue", "Int32", "Int64", "Float", "Decoder", "Encoder", "Foundation",
+    "JSONValue", "Indirect", "Int32", "Int64", "Float", "Decoder", "Encoder", "Foundation",
   ])
 
   /// The words of `raw`: split at characters that are not ASCII letters or digits, and where
@@ -76,6 +76,13 @@ enum SwiftNames {
   /// `identifier`, in backticks when it is a keyword.
   static func escaped(_ identifier: String) -> String {
     keywords.contains(identifier) ? "`\(identifier)`" : identifier
+  }
+
+  /// `identifier` as an argument label at a call (`Self(public: true)`): Swift reads every
+  /// keyword there but `inout`, `var` and `let` as a label, and warns when one is escaped.
+  static func label(_ identifier: String) -> String {
+    ["inout", "var", "let"].contains(identifier) || !keywords.contains(identifier)
+      ? escaped(identifier) : identifier
   }
 
   /// `text` as the body of a Swift string literal: quotes, backslashes, control characters and

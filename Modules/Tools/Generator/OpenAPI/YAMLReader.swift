@@ -27,6 +27,49 @@ public enum YAMLReader {
     var parser = try YAMLParser(text)
     return try parser.parseDocument()
   }
+
+  /// The document `text` holds, and where each of its keys and elements is written.
+  public static func readWithPositions(_ text: String) throws(DocumentError)
+    -> (DocumentValue, DocumentPositions)
+  {
+    var parser = try YAMLParser(text, recordsPositions: true)
+    let value = try parser.parseDocument()
+    return (value, parser.documentPositions)
+  }
+}
+
+/// Where each key and element of a document is written, by its path as messages name it
+/// (`components.schemas.Pet.properties.tag`, `paths./pets.get.parameters[0]`).
+public struct DocumentPositions: Sendable {
+  fileprivate var offsets: [String: Int] = [:]
+  fileprivate var lineStarts: [Int] = []
+
+  /// The line and column (1-based) of `location`, or of the nearest value holding it that the
+  /// document writes (a value copied by an alias is found at its anchor's holder).
+  public func position(of location: String) -> (line: Int, column: Int)? {
+    var path = Substring(location)
+    while !path.isEmpty {
+      if let offset = offsets[String(path)] {
+        // The last line starting at or before the offset.
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+          let middle = (low + high + 1) / 2
+          if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return (low + 1, offset - (lineStarts.isEmpty ? 0 : lineStarts[low]) + 1)
+      }
+      // The holder: drop the last `[index]` or `.key`.
+      if path.hasSuffix("]"), let open = path.lastIndex(of: "[") {
+        path = path[..<open]
+      } else if let dot = path.lastIndex(of: ".") {
+        path = path[..<dot]
+      } else {
+        return nil
+      }
+    }
+    return nil
+  }
 }
 
 /// The reader's state: the text as Unicode scalars, its lines, the anchors seen, and the first
@@ -42,8 +85,30 @@ struct YAMLParser {
   private var depth = 0
   /// The first line not consumed yet.
   private var next = 0
+  /// Whether each key's and element's offset is kept, by its path.
+  private let recordsPositions: Bool
+  /// The path of the value being read (`paths./pets.get.parameters[0]`).
+  private var path = ""
+  /// The offset of each key and element read, by path.
+  private var offsets: [String: Int] = [:]
 
-  init(_ source: String) throws(DocumentError) {
+  /// Where each key and element read is, when `recordsPositions`.
+  var documentPositions: DocumentPositions {
+    DocumentPositions(offsets: offsets, lineStarts: lines.map(\.start))
+  }
+
+  /// Enters the value of `key` (or `[index]`) written at `offset`; returns the path to go
+  /// back to.
+  private mutating func enter(_ component: String, isIndex: Bool, at offset: Int) -> String {
+    let saved = path
+    guard recordsPositions else { return saved }
+    path = isIndex ? path + component : (path.isEmpty ? component : path + "." + component)
+    if offsets[path] == nil { offsets[path] = offset }
+    return saved
+  }
+
+  init(_ source: String, recordsPositions: Bool = false) throws(DocumentError) {
+    self.recordsPositions = recordsPositions
     var scalars: [Unicode.Scalar] = []
     scalars.reserveCapacity(source.unicodeScalars.count)
     var previous: Unicode.Scalar?
@@ -214,6 +279,8 @@ struct YAMLParser {
       }
       let valueOffset = skipSpaces(from: colon + 1, line: line)
       let value: DocumentValue
+      let holder = enter(key, isIndex: false, at: keyOffset)
+      defer { path = holder }
       if isRestEmpty(from: colon + 1, line: line) {
         value = try parseValueBelow(line: line, indent: indent, allowsSequenceAtIndent: true)
       } else if isExplicit {
@@ -276,6 +343,8 @@ struct YAMLParser {
     var line = first
     while true {
       let dash = lines[line].start + indent
+      let holder = enter("[\(elements.count)]", isIndex: true, at: dash)
+      defer { path = holder }
       if isRestEmpty(from: dash + 1, line: line) {
         elements.append(
           try parseValueBelow(line: line, indent: indent, allowsSequenceAtIndent: false))
@@ -533,7 +602,9 @@ struct YAMLParser {
       var elements: [DocumentValue] = []
       var index = try skipFlowSpace(from: offset + 1, opening: offset)
       while text[index] != "]" {
+        let holder = enter("[\(elements.count)]", isIndex: true, at: index)
         let (element, end) = try parseFlowNode(at: index)
+        path = holder
         elements.append(element)
         index = try skipFlowSpace(from: end, opening: offset)
         if text[index] == "," {
@@ -560,6 +631,8 @@ struct YAMLParser {
         if text[index] == ":" {
           index = try skipFlowSpace(from: index + 1, opening: offset)
           if text[index] != "," && text[index] != "}" {
+            let holder = enter(key, isIndex: false, at: keyOffset)
+            defer { path = holder }
             let (parsed, end) = try parseFlowNode(at: index)
             value = parsed
             index = try skipFlowSpace(from: end, opening: offset)
