@@ -289,7 +289,14 @@ struct APIGeneratorTests {
       ))
     #expect(
       repoText.contains("try await self.requester.send(.deleteInvoice(invoiceID: invoiceID))"))
-    #expect(sandbox.exists("Tests/TestSupport/FakeBillingRepo.swift"))
+    // The fake records each call with its arguments, as the endpoint it would send.
+    let fake = flattened(try sandbox.read("Tests/TestSupport/FakeBillingRepo.swift"))
+    #expect(fake.contains("public var recordedRequests: [BillingDataAPI]"))
+    #expect(
+      fake.contains(
+        "state.requests.append(.listInvoices(status: status, pageSize: pageSize, xRequestID: xRequestID))"
+      ))
+    #expect(fake.contains("state.requests.append(.health)"))
     let tests = try sandbox.read("Tests/RepositoryTests/BillingRepoTests.swift")
     #expect(tests.contains("@Test func listInvoicesSendsItsRequest()"))
     #expect(sandbox.exists("Tests/RepositoryTests/APIModelsTests.swift"))
@@ -355,6 +362,54 @@ struct APIGeneratorTests {
     #expect(third.status == 0)
     #expect(third.output.contains("nothing to change"), "\(third.output)")
     #expect(try sandbox.snapshot() == before)
+  }
+
+  /// The models of a large document are split by the first letter of their names, so no
+  /// file is a wall; a letter no name has any more loses its file (untouched, so nothing of the
+  /// team's goes), and the kept text beside it goes too.
+  @Test func aLargeDocumentsModelsAreSplitByLetter() throws {
+    func document(letters: String) -> String {
+      var lines = [
+        "openapi: 3.0.0", "info: {title: A}", "paths:", "  /a:", "    get:",
+        "      tags: [zq]", "      operationId: all", "      responses:", "        '200':",
+        "          description: ok", "          content:", "            application/json:",
+        "              schema:", "                type: object", "                properties:",
+      ]
+      var schemas = ["components:", "  schemas:"]
+      for letter in letters {
+        for index in 0..<60 {
+          let name = "\(letter)zq\(index)"
+          lines.append(
+            "                  p\(letter)\(index): {$ref: '#/components/schemas/\(name)'}")
+          let properties = (0..<6).map { "f\($0): {type: string}" }.joined(separator: ", ")
+          schemas.append("    \(name): {type: object, properties: {\(properties)}}")
+        }
+      }
+      return (lines + schemas).joined(separator: "\n") + "\n"
+    }
+    let sandbox = try apiSandbox()
+    defer { sandbox.cleanUp() }
+    try sandbox.write(document(letters: "ABC"), to: "api/big.yaml")
+    let first = sandbox.run("api", "api/big.yaml")
+    #expect(first.status == 0, "\(first.errors)")
+    for letter in ["A", "B", "C"] {
+      let path = "Modules/Repository/API/APIModels+\(letter).swift"
+      let text = try sandbox.read(path)
+      #expect(text.contains("public struct \(letter)zq59Model"), "\(path)")
+      // Only its letter's types.
+      for other in ["A", "B", "C"] where other != letter {
+        #expect(!text.contains("public struct \(other)zq"), "\(path) holds \(other)")
+      }
+    }
+    #expect(try sandbox.read(models).contains("APIModels+<letter>.swift"))
+
+    try sandbox.write(document(letters: "AC"), to: "api/big.yaml")
+    let second = sandbox.run("api", "api/big.yaml")
+    #expect(second.status == 0, "\(second.errors)")
+    #expect(second.output.contains("deleted Modules/Repository/API/APIModels+B.swift"))
+    #expect(!sandbox.exists("Modules/Repository/API/APIModels+B.swift"))
+    #expect(!sandbox.exists(".trellis-gen/Modules/Repository/API/APIModels+B.swift"))
+    #expect(sandbox.exists("Modules/Repository/API/APIModels+C.swift"))
   }
 
   /// An edit and a change of the document to the same lines: the run writes nothing and
@@ -500,7 +555,7 @@ struct APIGeneratorTests {
     try sandbox.write(try String(contentsOf: fixture, encoding: .utf8), to: "api/constructs.yaml")
     let result = sandbox.run("api", "api/constructs.yaml", "--prefix", "Zq", "--strict")
     #expect(result.status == 0, "\(result.errors)")
-    #expect(result.output.contains("3 operation(s) generated, 0 left out"), "\(result.output)")
+    #expect(result.output.contains("4 operation(s) generated, 0 left out"), "\(result.output)")
     let models = flattened(try sandbox.read(self.models))
     let api = flattened(try sandbox.read("Modules/Repository/API/ZqNodesDataAPI.swift"))
     let repo = flattened(try sandbox.read("Modules/Repository/API/ZqNodesRepo.swift"))
@@ -535,8 +590,10 @@ struct APIGeneratorTests {
       // JSON answered, though a stream is offered too; bytes, though a stream is offered too.
       (
         repo,
-        "func listNodes(order: ZqDirectionModel?) async throws(RepositoryError) -> [ZqNodeModel]"
+        "func listNodes(order: ZqDirectionModel?, authorID: [ZqSnowflakeModel]?) async throws(RepositoryError) -> [ZqNodeModel]"
       ),
+      // A list of a named text is written as text (it was `.rawValue`).
+      (api, "for element in authorID ?? [] {"),
       (repo, "func speak(body: ZqRangeModel?) async throws(RepositoryError) -> Data"),
     ] {
       #expect(text.contains(flattened(expected)), "missing \(expected)")

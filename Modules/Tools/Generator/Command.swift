@@ -246,9 +246,11 @@ public enum GeneratorCommand {
             + regions.map { "  " + $0 }.joined(separator: "\n"))
       }
       for file in plan.leftAlone {
+        // No diff is shown: applied, a diff to the new version would undo the edit.
         output(
-          "cannot merge: \(file.path) (\(file.reason)); the new generated version differs "
-            + "from it so:\n\(file.diff)")
+          "cannot merge: \(file.path) (\(file.reason)): keep your edit aside (an extension "
+            + "in a file of your own, or a copy), restore the generated text (`git checkout`), "
+            + "run again (its text is then kept), then put the edit back")
       }
       throw GeneratorError(
         "\(plan.conflicts.count + plan.leftAlone.count) edited generated file(s) cannot take "
@@ -257,21 +259,26 @@ public enum GeneratorCommand {
           + "the generated text with `git checkout`, then run again")
     }
     let changes = plan.changes
-    let hasChanges = !changes.newFiles.isEmpty || !changes.edits.isEmpty
+    let hasChanges =
+      !changes.newFiles.isEmpty || !changes.edits.isEmpty || !changes.removals.isEmpty
     // The kept generated texts (`.trellis-gen/`) are counted, not listed: they repeat the files.
     let isKept = { (path: String) in path.hasPrefix(Generator.basePath(of: "")) }
     var shown = changes
     shown.newFiles.removeAll { isKept($0.path) }
     shown.edits.removeAll { isKept($0.path) }
+    shown.removals.removeAll { isKept($0.path) }
     let keptCount =
       changes.newFiles.filter { isKept($0.path) }.count
       + changes.edits.filter { isKept($0.path) }.count
     if isDryRun {
-      if !shown.newFiles.isEmpty || !shown.edits.isEmpty { output(generator.describe(shown)) }
+      if !shown.newFiles.isEmpty || !shown.edits.isEmpty || !shown.removals.isEmpty {
+        output(generator.describe(shown))
+      }
     } else if hasChanges {
       try generator.apply(changes)
       for file in shown.newFiles { output("created \(file.path)") }
       for edit in shown.edits { output("updated \(edit.path)") }
+      for removal in shown.removals { output("deleted \(removal.path)") }
     }
     if keptCount > 0 {
       output(

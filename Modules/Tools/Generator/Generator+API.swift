@@ -148,10 +148,11 @@ extension Generator {
     let project = try currentProjectName(in: read(Self.manifestPath))
 
     var files: [(path: String, contents: String)] = []
-    var modelsText = "import Foundation\n\n" + models.declarations.joined(separator: "\n\n")
-    if models.usesJSONValue { modelsText += "\n\n" + ModelWriter.jsonValueDeclaration }
-    if models.usesIndirect { modelsText += "\n\n" + ModelWriter.indirectDeclaration }
-    files.append((Self.apiModelsPath, modelsText + "\n"))
+    files += Self.modelFiles(
+      models.declarations,
+      shared: (models.usesJSONValue ? [ModelWriter.jsonValueDeclaration] : [])
+        + (models.usesIndirect ? [ModelWriter.indirectDeclaration] : []),
+      prefix: prefix)
     for writer in writers {
       files.append(
         ("\(Self.apiFolder)/\(writer.name)DataAPI.swift", writer.dataAPI(project: project)))
@@ -344,6 +345,21 @@ extension Generator {
       plan.orphans.append(
         "the lines of \(SwiftNames.lowerCamel(tag))Repo in \(Self.compositionRootPath)")
     }
+    // Models files of letters no name has any more: removed when untouched (they declare
+    // types nothing generates now), named for the team when edited.
+    let modelPaths = Set(files.map(\.path))
+    for path in generatedModelFiles(source: shown) where !modelPaths.contains(path) {
+      let text = try read(path)
+      if Self.recordedDigest(in: text) == Self.digest(of: Self.bodyAfterHeader(text)) {
+        plan.changes.removals.append(.init(path: path, original: text))
+        if fileSystem.exists(root + "/" + Self.basePath(of: path)) {
+          plan.changes.removals.append(
+            .init(path: Self.basePath(of: path), original: try read(Self.basePath(of: path))))
+        }
+      } else {
+        plan.orphans.append(path)
+      }
+    }
     // Each generated file's text, kept to merge a team's edit into the next version.
     for (path, contents) in files {
       let body = formatted?[path] ?? contents
@@ -383,6 +399,60 @@ extension Generator {
       searchStart = found.upperBound
     }
     return false
+  }
+
+  /// The most lines of models kept in one `APIModels.swift`; more are split by the first
+  /// letter of their names (`APIModels+A.swift`...), so no generated file is a wall (a document
+  /// of 1,400 schemas makes 26 files, not one of 80,000 lines) and a name always lands in the
+  /// same file.
+  static let modelLinesPerFile = 2000
+
+  /// The models files: `APIModels.swift` with everything when it is short, else with what is
+  /// shared (`JSONValue`, `Indirect`) and a file per first letter of the types' names (after
+  /// `prefix`).
+  static func modelFiles(_ declarations: [String], shared: [String], prefix: String)
+    -> [(path: String, contents: String)]
+  {
+    let all = declarations + shared
+    let lineCount = all.reduce(0) { $0 + $1.split(separator: "\n").count }
+    func file(_ parts: [String]) -> String {
+      "import Foundation\n\n" + parts.joined(separator: "\n\n") + "\n"
+    }
+    guard lineCount > modelLinesPerFile else { return [(apiModelsPath, file(all))] }
+    var byLetter: [String: [String]] = [:]
+    for declaration in declarations {
+      let name =
+        declaration.firstMatch(of: #/(?m)^public (?:indirect )?(?:struct|enum|typealias) (\w+)/#)
+        .map { String($0.output.1) } ?? ""
+      let stem = name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : Substring(name)
+      let letter =
+        stem.first.map { $0.isASCII && $0.isLetter ? String($0).uppercased() : "_" } ?? "_"
+      byLetter[letter, default: []].append(declaration)
+    }
+    var result: [(path: String, contents: String)] = [
+      (
+        apiModelsPath,
+        file(
+          [
+            "// The models are in APIModels+<letter>.swift, by the first letter of their names."
+          ] + shared)
+      )
+    ]
+    for letter in byLetter.keys.sorted() {
+      result.append(("\(apiFolder)/APIModels+\(letter).swift", file(byLetter[letter] ?? [])))
+    }
+    return result
+  }
+
+  /// The models files this project has from the document `source`, beside `APIModels.swift`.
+  private func generatedModelFiles(source: String) -> [String] {
+    fileSystem.entries(in: root + "/" + Self.apiFolder).sorted().compactMap { name in
+      guard name.hasPrefix("APIModels+"), name.hasSuffix(".swift"),
+        let text = try? read("\(Self.apiFolder)/\(name)"),
+        text.hasPrefix(Self.headerFirstLine(source: source) + "\n")
+      else { return nil }
+      return "\(Self.apiFolder)/\(name)"
+    }
   }
 
   /// The tags (their Swift names) whose DataAPI this project has from the document `source`.
@@ -525,7 +595,9 @@ public enum SwiftFormatting {
       }
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      var arguments = ["swift", "format", "format", "--in-place"]
+      // Files in parallel, across the machine's cores (a large document's models are split
+      // into files by letter, so they format side by side).
+      var arguments = ["swift", "format", "format", "--in-place", "--parallel"]
       let configuration = root + "/.swift-format"
       if FileManager.default.fileExists(atPath: configuration) {
         arguments += ["--configuration", configuration]

@@ -568,10 +568,13 @@ struct EndpointWriter {
 
   // MARK: Repo
 
-  /// The method declaration of `call` in the protocol.
-  func signature(_ call: Call) -> String {
+  /// The method declaration of `call` in the protocol; with `defaults`, its optional
+  /// parameters default to `nil` (the implementation's and the fake's: a protocol's requirement
+  /// cannot have defaults).
+  func signature(_ call: Call, defaults: Bool = false) -> String {
     let arguments = (call.arguments + (call.body.map { [$0] } ?? [])).map {
       "\(SwiftNames.escaped($0.name)): \($0.type.declared)"
+        + (defaults && $0.type.isOptional ? " = nil" : "")
     }
     let answer = call.answersData ? " -> Data" : call.answer.map { " -> \($0.declared)" } ?? ""
     return "func \(SwiftNames.escaped(call.name))(\(arguments.joined(separator: ", "))) async "
@@ -621,7 +624,7 @@ struct EndpointWriter {
       let labels = (call.arguments + (call.body.map { [$0] } ?? [])).map { "\($0.name):" }.joined()
       lines.append("")
       lines.append("  /// See ``\(name)Repo/\(call.name)(\(labels))``.")
-      lines.append("  public \(signature(call)) {")
+      lines.append("  public \(signature(call, defaults: true)) {")
       if call.answersData {
         lines.append("    try await self.requester.fetchData(\(endpoint))")
       } else if let answer = call.answer {
@@ -648,7 +651,9 @@ struct EndpointWriter {
       "",
       "/// A ``\(name)Repo`` answering from memory: each operation gives back its answer in",
       "/// ``Answers`` (the samples at first) or fails with the error of ``fail(with:)``;",
-      "/// ``recordedCalls`` lists the operations called.",
+      "/// ``recordedRequests`` lists each call with its arguments (as the endpoint it would",
+      "/// send: `if case .name(let id) = fake.recordedRequests.last`), ``recordedCalls`` their",
+      "/// names.",
       "public final class Fake\(name)Repo: \(name)Repo {",
       "  /// What each operation answers.",
       "  public struct Answers: Sendable {",
@@ -667,6 +672,7 @@ struct EndpointWriter {
       "    var answers = Answers()",
       "    var failure: RepositoryError?",
       "    var calls: [String] = []",
+      "    var requests: [\(name)DataAPI] = []",
       "  }",
       "",
       "  private let state = Mutex(State())",
@@ -676,6 +682,9 @@ struct EndpointWriter {
       "",
       "  /// The operations called, in order.",
       "  public var recordedCalls: [String] { state.withLock { $0.calls } }",
+      "",
+      "  /// Each call, with its arguments, in order.",
+      "  public var recordedRequests: [\(name)DataAPI] { state.withLock { $0.requests } }",
       "",
       "  /// Changes what the operations answer.",
       "  public func setAnswers(_ change: (inout Answers) -> Void) {",
@@ -692,9 +701,10 @@ struct EndpointWriter {
       lines += [
         "",
         "  /// The protocol requirement, answered from the fake's state.",
-        "  public \(signature(call)) {",
+        "  public \(signature(call, defaults: true)) {",
         "    try self.state.withLock { (state) throws(RepositoryError) in",
         "      state.calls.append(\"\(call.name)\")",
+        "      state.requests.append(\(endpointCall(call) { SwiftNames.escaped($0.name) }))",
         "      if let failure = state.failure { throw failure }",
       ]
       if hasAnswer { lines.append("      return state.answers.\(SwiftNames.escaped(call.name))") }
@@ -817,9 +827,13 @@ struct EndpointWriter {
           && $0.parameter?.isJSON != true
       }
       if !queries.isEmpty {
-        lines.append(
-          "    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []"
-        )
+        // (Read once, when an item is checked by itself: a list joined by a separator reads
+        // its one item apart.)
+        if queries.contains(where: { $0.parameter?.listSeparator == nil }) {
+          lines.append(
+            "    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []"
+          )
+        }
         for argument in queries {
           let wire = SwiftNames.literal(argument.parameter?.name ?? "")
           let elements = argument.sampleElements.map(elementValue).joined(separator: ", ")

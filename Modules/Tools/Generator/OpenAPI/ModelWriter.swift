@@ -83,9 +83,21 @@ struct ModelWriter {
   /// `reference` with a `typealias` (a named text, number, list...) replaced by what it
   /// stands for: how a parameter of it is written into a request.
   func unaliased(_ reference: TypeRef) -> TypeRef {
-    guard var target = aliasTargets[reference.name] else { return reference }
-    target.isOptional = reference.isOptional || target.isOptional
-    return target
+    var result = reference
+    if let target = aliasTargets[reference.name] {
+      result = target
+      result.isOptional = reference.isOptional || target.isOptional
+    }
+    // A list of aliases (`[SnowflakeModel]`, a named text): a list of what they stand for.
+    if result.name.hasPrefix("["), !result.name.hasPrefix("[String:"), result.name.hasSuffix("]") {
+      let element = String(result.name.dropFirst().dropLast())
+      let isOptional = element.hasSuffix("?")
+      let bare = isOptional ? String(element.dropLast()) : element
+      if let target = aliasTargets[bare], !target.name.hasPrefix("[") {
+        result.name = "[" + target.name + (isOptional ? "?" : "") + "]"
+      }
+    }
+    return result
   }
 
   /// The top-level types that have a `sample`, in order.
