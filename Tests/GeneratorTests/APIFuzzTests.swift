@@ -84,6 +84,49 @@ struct APIFuzzTests {
     #expect(message.contains("deeper than"), "\(message)")
   }
 
+  /// Documents that took exponential time: a nullable recursive object (each reference to it
+  /// walked again through its alias), and `allOf`s that include the level below twice, 40
+  /// levels deep (2^40 walks). Each is generated in moments now.
+  @Test(.timeLimit(.minutes(1)))
+  func sharedPartsAreWorkedOutOnce() {
+    let category = """
+      openapi: 3.0.0
+      info: {title: A}
+      paths:
+        /c:
+          get:
+            responses:
+              '200':
+                description: ok
+                content: {application/json: {schema: {$ref: '#/components/schemas/Category'}}}
+      components:
+        schemas:
+          Category:
+            type: object
+            nullable: true
+            properties:
+              parent: {$ref: '#/components/schemas/Category'}
+              first_child: {$ref: '#/components/schemas/Category'}
+              next_sibling: {$ref: '#/components/schemas/Category'}
+      """
+    if case .failure(let message) = Self.generate(category) {
+      Issue.record("the nullable recursive object was refused: \(message)")
+    }
+    var doubling = [
+      "openapi: 3.0.0", "info: {title: A}", "paths:", "  /a:", "    get:", "      responses:",
+      "        '200':", "          description: ok",
+      "          content: {application/json: {schema: {$ref: '#/components/schemas/A40'}}}",
+      "components:", "  schemas:", "    A0: {type: object, properties: {x: {type: string}}}",
+    ]
+    for level in 1...40 {
+      let below = "{$ref: '#/components/schemas/A\(level - 1)'}"
+      doubling.append("    A\(level): {allOf: [\(below), \(below)]}")
+    }
+    if case .failure(let message) = Self.generate(doubling.joined(separator: "\n") + "\n") {
+      Issue.record("the doubling allOf was refused: \(message)")
+    }
+  }
+
   // MARK: Running the generator's stages
 
   enum Outcome {

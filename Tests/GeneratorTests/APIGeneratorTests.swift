@@ -410,6 +410,41 @@ struct APIGeneratorTests {
     #expect(!sandbox.exists("Modules/Repository/API/APIModels+B.swift"))
     #expect(!sandbox.exists(".trellis-gen/Modules/Repository/API/APIModels+B.swift"))
     #expect(sandbox.exists("Modules/Repository/API/APIModels+C.swift"))
+
+    // Below the size that splits: one file again, the letter files gone (their types are the
+    // ones it declares, not a collision).
+    try sandbox.write(document(letters: "A"), to: "api/big.yaml")
+    let third = sandbox.run("api", "api/big.yaml")
+    #expect(third.status == 0, "\(third.errors)")
+    #expect(!sandbox.exists("Modules/Repository/API/APIModels+A.swift"))
+    #expect(!sandbox.exists("Modules/Repository/API/APIModels+C.swift"))
+    #expect(try sandbox.read(models).contains("public struct Azq59Model"))
+  }
+
+  /// Schemas named `Model` and `model` are `Model` and `Model2` (never `2Model`, which is not
+  /// a name).
+  @Test func schemasNamedModelAreNumberedAfterTheWord() throws {
+    let document = try YAMLReader.read(
+      """
+      openapi: 3.0.0
+      info: {title: A}
+      paths:
+        /a:
+          get:
+            responses:
+              '200':
+                description: ok
+                content:
+                  application/json:
+                    schema:
+                      oneOf: [{$ref: '#/components/schemas/Model'}, {$ref: '#/components/schemas/model'}]
+      components:
+        schemas:
+          Model: {type: object, properties: {a: {type: string}}}
+          model: {type: object, properties: {b: {type: string}}}
+      """)
+    let writer = try ModelWriter(try APIDescription(document))
+    #expect(Set(writer.typeNames.values) == ["Model", "Model2"])
   }
 
   /// An edit and a change of the document to the same lines: the run writes nothing and
@@ -576,12 +611,16 @@ struct APIGeneratorTests {
       (models, "public var `default`: Bool?"),
       (models, "default: true"),
       (models, "public var createdAt2: String?"),
+      // A nullable object that holds itself: a struct, every use optional, the cycle boxed.
+      (models, "public struct ZqOwnerModel: Codable, Sendable, Equatable"),
+      (models, "@Indirect public var manager: ZqOwnerModel?"),
+      (models, "public var reports: [ZqOwnerModel?]?"),
       // Values whose cases meet are numbered; `undocumented` keeps its place.
       (models, "case asc2"),
       (models, "case desc2"),
       (models, "case undocumentedValue"),
-      // A discriminator over inline variants: read in turn.
-      (models, "Reads the first variant the value is."),
+      // A discriminator over inline variants: each named by its property's const.
+      (models, "case \"square\": self = .variant2(try single.decode(Variant2.self))"),
       // Parameters written by ParameterStyle, or as JSON.
       (api, "ParameterStyle.form(explode: true).queryItems(name: \"metadata\", value: metadata)"),
       (api, "ParameterStyle.deepObject.queryItems(name: \"range\", value: range)"),
@@ -590,7 +629,7 @@ struct APIGeneratorTests {
       // JSON answered, though a stream is offered too; bytes, though a stream is offered too.
       (
         repo,
-        "func listNodes(order: ZqDirectionModel?, authorID: [ZqSnowflakeModel]?) async throws(RepositoryError) -> [ZqNodeModel]"
+        "func listNodes(order: ZqDirectionModel?, priority: ZqPriorityModel?, authorID: [ZqSnowflakeModel]?) async throws(RepositoryError) -> [ZqNodeModel]"
       ),
       // A list of a named text is written as text (it was `.rawValue`).
       (api, "for element in authorID ?? [] {"),

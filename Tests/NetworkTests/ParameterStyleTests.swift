@@ -88,6 +88,24 @@ struct ParameterStyleTests {
         == ["R=100", "G=200", "B=150"])
   }
 
+  /// In a path, each element (key, value) is encoded by itself and the separators stay
+  /// literal, so an element's own comma is told from the list's: `a%2Cb,c`.
+  @Test func aPathSegmentKeepsItsSeparators() {
+    #expect(ParameterStyle.simple(explode: false).pathSegment(of: ["a,b", "c/d"]) == "a%2Cb,c%2Fd")
+    #expect(ParameterStyle.simple(explode: false).pathSegment(of: "..") == "%2E%2E")
+    #expect(
+      ParameterStyle.simple(explode: true).pathSegment(of: Color()) == "B=150,G=200,R=100")
+    #expect(
+      ParameterStyle.simple(explode: false).pathSegment(of: Color()) == "B,150,G,200,R,100")
+  }
+
+  /// A whole number beyond `Int64` is written whole, not as a fraction's exponent.
+  @Test func largeWholeNumbersStayWhole() {
+    #expect(
+      ParameterStyle.form(explode: true).queryItems(name: "n", value: UInt64.max).first?.value
+        == "18446744073709551615")
+  }
+
   /// Values with the characters a query reserves reach the server as they were: each name and
   /// value encoded once, so `&`, `=`, `+`, `#`, `%`, `[` and spaces never split or end an item.
   @Test func reservedCharactersAreEncodedOnce() throws {

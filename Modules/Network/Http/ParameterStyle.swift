@@ -90,6 +90,27 @@ public enum ParameterStyle: Sendable, Equatable {
     }
   }
 
+  /// `value` as one path segment, percent-encoded (`simple`): each element, key and value
+  /// encoded by itself and joined by a literal `,` (and `=` when exploded), as the OpenAPI
+  /// Specification's examples write `blue,black,brown` and `R=100,G=200`; a single value is
+  /// ``PercentEncoding/pathSegment(_:)``.
+  public func pathSegment(of value: some Encodable) -> String {
+    guard let node = StyleNode(value) else { return "" }
+    switch node {
+    case .null: return ""
+    case .scalar(let text): return PercentEncoding.pathSegment(text)
+    case .list(let elements):
+      return elements.compactMap(\.text).map(PercentEncoding.encode).joined(separator: ",")
+    case .object(let pairs):
+      let explode = self == .simple(explode: true)
+      return pairs.compactMap { key, value in
+        value.text.map {
+          PercentEncoding.encode(key) + (explode ? "=" : ",") + PercentEncoding.encode($0)
+        }
+      }.joined(separator: ",")
+    }
+  }
+
   /// `value` as compact JSON text with sorted keys and ISO 8601 dates: a parameter described
   /// with `content: application/json`. Empty when it cannot be written (a `Double.nan`).
   public static func json(_ value: some Encodable) -> String {
@@ -181,6 +202,8 @@ private enum StyleNode: Decodable {
     } else if let flag = try? single.decode(Bool.self) {
       self = .scalar(flag ? "true" : "false")
     } else if let whole = try? single.decode(Int64.self) {
+      self = .scalar(String(whole))
+    } else if let whole = try? single.decode(UInt64.self) {
       self = .scalar(String(whole))
     } else if let number = try? single.decode(Double.self) {
       self = .scalar(String(number))

@@ -61,16 +61,9 @@ enum ThreeWayMerge {
   }
 
   /// For each line of `old`, the index of the line of `new` it is kept as, or `nil` when the
-  /// change removed it (the standard library's diff: Myers, linear in the size of the change).
+  /// change removed it (``LineDiff``).
   private static func matches(from old: [String], to new: [String]) -> [Int?] {
-    var removed = Set<Int>()
-    var inserted = Set<Int>()
-    for change in new.difference(from: old) {
-      switch change {
-      case .remove(let offset, _, _): removed.insert(offset)
-      case .insert(let offset, _, _): inserted.insert(offset)
-      }
-    }
+    let (removed, inserted) = LineDiff.changes(from: old, to: new)
     var result: [Int?] = Array(repeating: nil, count: old.count)
     var j = 0
     for i in old.indices where !removed.contains(i) {

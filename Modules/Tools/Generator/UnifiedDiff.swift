@@ -3,18 +3,7 @@ enum UnifiedDiff {
   static func render(old: String, new: String, path: String) -> String {
     let a = old.components(separatedBy: "\n")
     let b = new.components(separatedBy: "\n")
-    // The edit script from the standard library's diff (Myers: time and memory grow with the
-    // size of the change, not with the product of the files' lengths, so an edited file of
-    // 80,000 lines diffs in moments).
-    let difference = b.difference(from: a)
-    var removed = Set<Int>()
-    var inserted = Set<Int>()
-    for change in difference {
-      switch change {
-      case .remove(let offset, _, _): removed.insert(offset)
-      case .insert(let offset, _, _): inserted.insert(offset)
-      }
-    }
+    let (removed, inserted) = LineDiff.changes(from: a, to: b)
     // Each line of the edit script: (" ", "-", "+"), text, old line number, new line number.
     var script: [(String, String, Int, Int)] = []
     var i = 0
@@ -52,5 +41,44 @@ enum UnifiedDiff {
       index += 1
     }
     return output.joined(separator: "\n")
+  }
+}
+
+/// Which lines a change removes and inserts, for the diffs and merges of generated files.
+enum LineDiff {
+  /// The most lines, after the unchanged start and end are set aside, that the standard
+  /// library's diff is asked to compare: it keeps a row per edit (memory grows with the
+  /// square of the change), so a larger region is taken as replaced whole (a correct diff, if
+  /// not the smallest).
+  static let maximumRegion = 4000
+
+  /// The offsets in `old` the change from `old` to `new` removes, and those in `new` it
+  /// inserts.
+  static func changes(from old: [String], to new: [String]) -> (
+    removed: Set<Int>, inserted: Set<Int>
+  ) {
+    // The unchanged start and end, set aside first.
+    var start = 0
+    while start < old.count, start < new.count, old[start] == new[start] { start += 1 }
+    var end = 0
+    while end < old.count - start, end < new.count - start,
+      old[old.count - 1 - end] == new[new.count - 1 - end]
+    {
+      end += 1
+    }
+    let oldRegion = old[start..<(old.count - end)]
+    let newRegion = new[start..<(new.count - end)]
+    if oldRegion.count + newRegion.count > maximumRegion {
+      return (Set(oldRegion.indices), Set(newRegion.indices))
+    }
+    var removed = Set<Int>()
+    var inserted = Set<Int>()
+    for change in Array(newRegion).difference(from: Array(oldRegion)) {
+      switch change {
+      case .remove(let offset, _, _): removed.insert(start + offset)
+      case .insert(let offset, _, _): inserted.insert(start + offset)
+      }
+    }
+    return (removed, inserted)
   }
 }

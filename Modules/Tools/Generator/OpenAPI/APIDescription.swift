@@ -425,6 +425,12 @@ private struct SchemaReader {
   private var reading: [String] = []
   /// The named schemas whose properties an `allOf` is merging.
   private var merging: [String] = []
+  /// The properties each `$ref`'d `allOf` part merges to, once worked out.
+  private var mergedParts: [String: APIDescription.Object] = [:]
+  /// What each `$ref`'d part of an `allOf` is, once worked out.
+  private var partKinds: [String: PartKind] = [:]
+  /// The schemas read at local `$ref`s outside `components/schemas`, by reference.
+  private var pointed: [String: APIDescription.Schema] = [:]
   /// The named schemas that could not be read, with why.
   private var failed: [String: GeneratorError] = [:]
   /// How deep the schema being read is.
@@ -543,8 +549,12 @@ private struct SchemaReader {
     if let reference = object["$ref"]?.string {
       guard Self.isComponent(reference) else {
         // A schema elsewhere in the document (`$defs`, a property of another schema, a path's
-        // body) has no name of its own: it is read where it is used.
-        return try schema(try pointee(reference, at: location), at: location)
+        // body) has no name of its own: it is read where it is used (once: a shared one is
+        // not read again at each use).
+        if let known = pointed[reference] { return known }
+        let read = try schema(try pointee(reference, at: location), at: location)
+        pointed[reference] = read
+        return read
       }
       let target = try component(reference, at: location)
       guard target.kind == "schemas" else {
@@ -705,8 +715,20 @@ private struct SchemaReader {
   /// What the part `value` of an `allOf` is: only annotations (`{description}`,
   /// `{nullable: true}`, `{type: object}` alone), an object whose properties merge, or
   /// another kind of value (text, a number, a list, a `oneOf`).
-  private func partKind(
+  private mutating func partKind(
     _ value: DocumentValue, at location: String, from origin: String? = nil, depth: Int = 0
+  ) throws(GeneratorError) -> PartKind {
+    // A named schema's kind is worked out once: parts shared by many `allOf`s (or by both
+    // parts of one, level after level) are not walked again.
+    let reference = value["$ref"]?.string
+    if let reference, let known = partKinds[reference] { return known }
+    let kind = try uncachedPartKind(value, at: location, from: origin, depth: depth)
+    if let reference { partKinds[reference] = kind }
+    return kind
+  }
+
+  private mutating func uncachedPartKind(
+    _ value: DocumentValue, at location: String, from origin: String?, depth: Int
   ) throws(GeneratorError) -> PartKind {
     let origin = origin ?? location.split(separator: ".").prefix(3).joined(separator: ".")
     // Named by the schema a `$ref` reaches, so a long chain is found by its last link.
@@ -887,7 +909,16 @@ private struct SchemaReader {
         continue
       }
       if let nested = object["allOf"]?.array {
-        add(try merged(nested, extra: object, at: partLocation + ".allOf"))
+        // A named part's merge is worked out once (parts shared level after level would
+        // otherwise be merged again and again).
+        let reference = part["$ref"]?.string
+        if let reference, let known = mergedParts[reference] {
+          add(known)
+        } else {
+          let read = try merged(nested, extra: object, at: partLocation + ".allOf")
+          if let reference { mergedParts[reference] = read }
+          add(read)
+        }
         continue
       }
       let schema = try nonNullSchema(
@@ -922,7 +953,7 @@ private struct SchemaReader {
     _ object: DocumentObject, variants: [APIDescription.Schema], at location: String
   ) throws(GeneratorError) -> APIDescription.Discriminator? {
     guard let value = object["discriminator"] else { return nil }
-    guard let property = value["propertyName"]?.string else {
+    guard let propertyName = value["propertyName"]?.string else {
       throw GeneratorError("\(location).discriminator has no propertyName")
     }
     var mapping: [(value: String, schema: String)] = []
@@ -933,15 +964,27 @@ private struct SchemaReader {
         ? String(reference.dropFirst("#/components/schemas/".count)) : reference
       mapping.append((entry.key, name))
     }
-    for variant in variants {
-      // A variant written inline has no name to map: the variants are then read in turn, as
-      // without a discriminator (which only makes reading faster).
-      guard case .reference(let name) = variant else { return nil }
-      if !mapping.contains(where: { $0.schema == name }) { mapping.append((name, name)) }
-    }
     // A mapping to a schema that is not a variant names nothing this oneOf can hold.
     mapping.removeAll { !variants.contains(.reference($0.schema)) }
-    return .init(property: property, mapping: mapping)
+    for (index, variant) in variants.enumerated() {
+      switch variant {
+      case .reference(let name):
+        if !mapping.contains(where: { $0.schema == name }) { mapping.append((name, name)) }
+      case .object(let object):
+        // An inline variant is named by its place (`#1`): the values its discriminator
+        // property may take (a `const`, a one-value enum) select it.
+        guard
+          let property = object.properties.first(where: { $0.name == propertyName }),
+          case .enumeration(let values) = property.schema
+        else { return nil }  // nothing says which it is: the variants are read in turn
+        for value in values where !mapping.contains(where: { $0.value == value }) {
+          mapping.append((value, "#\(index)"))
+        }
+      default:
+        return nil
+      }
+    }
+    return .init(property: propertyName, mapping: mapping)
   }
 
   /// Notes the named schema `name` as used, reading it the first time. A schema that could not

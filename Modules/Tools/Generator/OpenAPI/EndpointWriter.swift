@@ -293,12 +293,18 @@ struct EndpointWriter {
         placeholders: Set(
           call.arguments.compactMap { $0.parameter?.location == .path ? $0.parameter?.name : nil }))
       for argument in call.arguments where argument.parameter?.location == .path {
-        let text =
-          argument.parameter.flatMap { parameter in
-            parameter.style != nil || parameter.isJSON
-              ? Self.styledText(of: SwiftNames.escaped(argument.name), parameter: parameter) : nil
-          } ?? Self.text(of: SwiftNames.escaped(argument.name), type: argument.shape)
-        let value = "\\(PercentEncoding.pathSegment(\(text)))"
+        let name = SwiftNames.escaped(argument.name)
+        let value: String
+        if let parameter = argument.parameter, let style = parameter.style, !parameter.isJSON {
+          // Its elements (keys, values) each encoded, joined by literal separators.
+          value = "\\(ParameterStyle\(style).pathSegment(of: \(name)))"
+        } else {
+          let text =
+            argument.parameter.flatMap { parameter in
+              parameter.isJSON ? Self.styledText(of: name, parameter: parameter) : nil
+            } ?? Self.text(of: name, type: argument.shape)
+          value = "\\(PercentEncoding.pathSegment(\(text)))"
+        }
         path = path.replacingOccurrences(of: "{\(argument.parameter?.name ?? "")}", with: value)
       }
       lines.append(

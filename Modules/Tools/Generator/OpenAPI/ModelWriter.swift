@@ -120,7 +120,8 @@ struct ModelWriter {
       var type = stem + "Model"
       var counter = 2
       while owners[type] != nil {
-        type = stem + String(counter) + "Model"
+        // (`Model2`, never `2Model`, for a schema named `Model` itself.)
+        type = stem.isEmpty ? "Model\(counter)" : stem + String(counter) + "Model"
         counter += 1
       }
       owners[type] = name
@@ -153,29 +154,49 @@ struct ModelWriter {
         var scope = Scope(owner: "")
         declarations.append(
           try declaration(of: schema, named: type, qualified: type, summary: nil, in: &scope))
+      case .nullable(let inner) where Self.isDeclared(inner):
+        // 3.0's `nullable: true` beside an object (or an enumeration): the type itself, and
+        // every use of it optional.
+        var scope = Scope(owner: "")
+        declarations.append(
+          try declaration(of: inner, named: type, qualified: type, summary: nil, in: &scope))
       default:
         _ = try alias(name)
       }
     }
   }
 
+  /// Whether `schema` is written as a declaration of its own (a struct or an enum).
+  static func isDeclared(_ schema: APIDescription.Schema) -> Bool {
+    switch schema {
+    case .object, .enumeration, .oneOf: true
+    default: false
+    }
+  }
+
   /// The named object schemas a value of `schema` holds directly: a struct holding one holds
   /// its storage inline (a list, a dictionary or an `indirect` enum does not).
-  private func heldDirectly(by schema: APIDescription.Schema, depth: Int = 0) -> Set<String> {
+  private func heldDirectly(
+    by schema: APIDescription.Schema, depth: Int = 0, through aliases: Set<String> = []
+  ) -> Set<String> {
     guard depth < 64 else { return [] }
     switch schema {
     case .reference(let name):
       guard let target = schemas[name] else { return [] }
       switch target {
       case .object: return [name]
-      // An alias (of a nullable object, of another schema): what it stands for.
-      case .nullable, .reference: return heldDirectly(by: target, depth: depth + 1)
+      case .nullable(.object): return [name]  // 3.0's `nullable: true` object: a struct too
+      // An alias (of another schema): what it stands for, each alias followed once (a shared
+      // one is not walked again and again).
+      case .nullable, .reference:
+        guard !aliases.contains(name) else { return [] }
+        return heldDirectly(by: target, depth: depth + 1, through: aliases.union([name]))
       default: return []
       }
-    case .nullable(let inner): return heldDirectly(by: inner, depth: depth + 1)
+    case .nullable(let inner): return heldDirectly(by: inner, depth: depth + 1, through: aliases)
     case .object(let object):
       return object.properties.reduce(into: []) { result, property in
-        result.formUnion(heldDirectly(by: property.schema, depth: depth + 1))
+        result.formUnion(heldDirectly(by: property.schema, depth: depth + 1, through: aliases))
       }
     default: return []
     }
@@ -245,6 +266,11 @@ struct ModelWriter {
         if isDirect, case .object = target { holds[scope.owner, default: []].insert(type) }
         return TypeRef(
           name: type, isOptional: false, sample: "\(type).sample", dependency: type,
+          isComposite: true)
+      case .nullable(let inner) where Self.isDeclared(inner):
+        if isDirect, case .object = inner { holds[scope.owner, default: []].insert(type) }
+        return TypeRef(
+          name: type, isOptional: true, sample: "\(type).sample", dependency: type,
           isComposite: true)
       default:
         var reference = try alias(schemaName)
@@ -562,6 +588,10 @@ struct ModelWriter {
       case .reference(let name):
         base = SwiftNames.lowerCamel(name)
         schemaName = name
+      case .object where discriminator != nil:
+        // An inline variant, named in the discriminator's mapping by its place.
+        base = "variant\(index + 1)"
+        schemaName = "#\(index)"
       case .string: base = "string"
       case .integer: base = "integer"
       case .number: base = "number"
@@ -576,6 +606,15 @@ struct ModelWriter {
       while cases.contains(where: { $0.name == name }) || name == "sample" {
         name = base + String(counter)
         counter += 1
+      }
+      if let discriminator, let schemaName, schemaName.hasPrefix("#"),
+        let first = discriminator.mapping.first(where: { $0.schema == schemaName })
+      {
+        // An inline variant's sample names it by the discriminator's value, as a `$ref`'d
+        // one's does, so it reads back as itself.
+        discriminatorSamples[qualified + ".Variant\(index + 1)"] = (
+          discriminator.property, first.value
+        )
       }
       let reference = try self.type(
         of: variant, name: "Variant\(index + 1)", in: &scope, isDirect: false)
