@@ -101,8 +101,10 @@ struct ConstructsClientTests {
       do {
         _ = try await repo.getNode(nodeID: "missing")
         Issue.record("a 404 was read as a node")
-      } catch {
+      } catch let error as RepositoryError {
         #expect(error == .notFound("No node is called missing"))
+      } catch {
+        Issue.record("not a RepositoryError: \(error)")
       }
     }
   }
