@@ -37,10 +37,26 @@ struct ConstructsClientTests {
     // filter JSON text; ids exploded; order an enum value.
     router.get("/nodes/:node_id") { request in
       let id = request.pathParameters["node_id"] ?? ""
-      if id == "missing" {
+      // The document's error answers: 404 a Problem, 4XX an object with `error`, anything
+      // else (`default`) a Problem as application/problem+json.
+      switch id {
+      case "missing":
         return ServerResponse(
           status: 404, headers: ["Content-Type": "application/json"],
           body: Data(#"{"code": 404, "message": "No node is called missing"}"#.utf8))
+      case "teapot":
+        return ServerResponse(
+          status: 418, headers: ["Content-Type": "application/json"],
+          body: Data(#"{"error": "short and stout"}"#.utf8))
+      case "down":
+        return ServerResponse(
+          status: 503, headers: ["Content-Type": "application/problem+json"],
+          body: Data(#"{"code": 503, "message": "Down for maintenance"}"#.utf8))
+      case "garbled":
+        return ServerResponse(
+          status: 404, headers: ["Content-Type": "application/json"], body: Data("<html>".utf8))
+      default:
+        break
       }
       seen.check(id == "a/b c?d#e%f&g=h+i..", "node_id arrived as \(id)")
       seen.check(request.path.split(separator: "/").count == 2, "path \(request.path)")
@@ -106,6 +122,44 @@ struct ConstructsClientTests {
       } catch {
         Issue.record("not a RepositoryError: \(error)")
       }
+    }
+  }
+
+  /// Each error answer the document types reaches the caller as its type, by its status; one
+  /// whose body is not of its type is thrown, as the plain method throws it.
+  @Test func eachTypedErrorAnswerIsReadAsTheDocumentSays() async throws {
+    try await withClient { repo, _ in
+      let missing = try await repo.getNodeAnswer(nodeID: "missing")
+      #expect(
+        missing
+          == .failure(
+            status: 404,
+            body: .status404(ZqProblemModel(code: 404, message: "No node is called missing")),
+            error: .notFound("No node is called missing")))
+      guard
+        case .failure(418, .status4XX(let teapot), let error) = try await repo.getNodeAnswer(
+          nodeID: "teapot")
+      else {
+        Issue.record("a 418 was not read as the 4XX answer")
+        return
+      }
+      #expect(teapot.error == "short and stout")
+      #expect(error == .server(status: 418, "short and stout"))
+      let down = try await repo.getNodeAnswer(nodeID: "down")
+      #expect(
+        down
+          == .failure(
+            status: 503, body: .other(ZqProblemModel(code: 503, message: "Down for maintenance")),
+            error: .server(status: 503, "Down for maintenance")))
+      await #expect(throws: RepositoryError.notFound("The server answered with status 404.")) {
+        _ = try await repo.getNodeAnswer(nodeID: "garbled")
+      }
+      let node = try await repo.getNodeAnswer(
+        nodeID: "a/b c?d#e%f&g=h+i..", metadata: ["owner": "x&y=z", "team": "a b"],
+        range: ZqRangeModel(gt: 1, lt: 9), filter: ZqRangeModel(gt: 2),
+        ids: .array(["p,q", "r|s"]), order: .asc
+      ).value()
+      #expect(node.id == "a/b c?d#e%f&g=h+i..")
     }
   }
 }

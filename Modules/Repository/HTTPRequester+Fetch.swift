@@ -31,6 +31,37 @@ extension HTTPRequester {
     }
   }
 
+  /// Sends `endpoint` and gives back its answer: the success as `read` reads it, or an error
+  /// status whose body `failure` reads (given the status and the body; `nil` for a status the
+  /// document does not type, or a body that is not of its type). Anything else is thrown, as
+  /// ``fetch(_:as:)`` throws it.
+  func answer<Success: Sendable, Failure: Sendable>(
+    _ endpoint: API, read: (HTTPResponse) throws(HTTPError) -> Success,
+    failure: (Int, Data) -> Failure?
+  ) async throws(RepositoryError) -> APIAnswer<Success, Failure> {
+    let response: HTTPResponse
+    do {
+      response = try await request(endpoint)
+    } catch {
+      if case .unacceptableStatus(let answer) = error,
+        let body = failure(answer.status, answer.body)
+      {
+        return .failure(status: answer.status, body: body, error: RepositoryError(error))
+      }
+      throw RepositoryError(error)
+    }
+    do {
+      return .success(try read(response))
+    } catch {
+      throw RepositoryError(error)
+    }
+  }
+
+  /// `body` read as a `Failure` the way repositories read answers; `nil` if it is not one.
+  func decodedFailure<Failure: Decodable>(_ type: Failure.Type, from body: Data) -> Failure? {
+    try? RepositoryCoding.decoder.decode(type, from: body)
+  }
+
   /// Sends `endpoint`, ignoring the body, with repository errors.
   func send(_ endpoint: API) async throws(RepositoryError) {
     do {

@@ -634,6 +634,30 @@ struct APIGeneratorTests {
       // A list of a named text is written as text (it was `.rawValue`).
       (api, "for element in authorID ?? [] {"),
       (repo, "func speak(body: ZqRangeModel?) async throws(RepositoryError) -> Data"),
+      // Error answers of several types: an enum with a case per status, matched in order.
+      (
+        repo,
+        "ids: ZqGetNodeIDs?, order: ZqDirectionModel? ) async throws(RepositoryError) -> APIAnswer<ZqNodeModel, ZqGetNodeFailure>"
+      ),
+      (
+        repo,
+        "case 404: self.requester.decodedFailure(ZqProblemModel.self, from: body).map( ZqGetNodeFailure.status404)"
+      ),
+      (
+        repo,
+        "case 400...499: self.requester.decodedFailure(ZqGetNodeError4XX.self, from: body).map( ZqGetNodeFailure.status4XX)"
+      ),
+      (
+        repo,
+        "default: self.requester.decodedFailure(ZqProblemModel.self, from: body).map(ZqGetNodeFailure.other)"
+      ),
+      (repo, "case status4XX(ZqGetNodeError4XX)"),
+      // One type for every error status (`default` alone).
+      (repo, "-> APIAnswer<[String], ZqProblemModel>"),
+      (
+        repo,
+        "failure: { _, body in self.requester.decodedFailure(ZqProblemModel.self, from: body) })"
+      ),
     ] {
       #expect(text.contains(flattened(expected)), "missing \(expected)")
     }
@@ -916,6 +940,44 @@ struct APIGeneratorTests {
     #expect(result.status == 1)
     #expect(
       result.errors.contains("no operation has the tag nothing; the document's tags: billing"))
+  }
+
+  /// The error answers an operation types are read in the order a status is matched: exact
+  /// statuses, then ranges, then `default` (unless `default` is the only answer, which is then
+  /// the success); those without a JSON body, and successes, are not among them.
+  @Test func errorAnswersAreReadInTheOrderTheyMatch() throws {
+    let document = """
+      openapi: 3.0.3
+      info: {title: Errors, version: '1'}
+      paths:
+        /a:
+          get:
+            operationId: a
+            responses:
+              default: {description: any, content: {application/json: {schema: {type: string}}}}
+              4xx: {description: client, content: {application/json: {schema: {type: integer}}}}
+              '500': {description: broke, content: {application/json: {schema: {type: string}}}}
+              '404': {description: none, content: {application/json: {schema: {type: boolean}}}}
+              '409': {description: no body}
+              '202': {description: later, content: {application/json: {schema: {type: string}}}}
+              '200': {description: ok, content: {application/json: {schema: {type: string}}}}
+        /b:
+          get:
+            operationId: b
+            responses:
+              default: {description: any, content: {application/json: {schema: {type: string}}}}
+      """
+    let description = try APIDescription(YAMLReader.read(document))
+    let a = try #require(description.operations.first { $0.id == "a" })
+    #expect(a.errorAnswers.map(\.status) == ["404", "500", "4XX", "default"])
+    #expect(a.errorAnswers.map(\.pattern) == ["404", "500", "400...499", nil])
+    #expect(
+      a.errorAnswers.map(\.schema) == [
+        .boolean, .string(format: nil), .integer(format: nil), .string(format: nil),
+      ])
+    let b = try #require(description.operations.first { $0.id == "b" })
+    #expect(b.errorAnswers.isEmpty)
+    #expect(b.response == .json(.string(format: nil)))
   }
 
   /// The demo's description reads, and its event stream is left out with the reason.

@@ -138,6 +138,9 @@ struct APIDescription: Equatable {
     var isBodyRequired: Bool
     /// What it answers.
     var response: Response
+    /// The error answers whose JSON body the document types, in the order they are matched:
+    /// exact statuses, then ranges (`4XX`), then `default`.
+    var errorAnswers: [ErrorAnswer] = []
     /// Whether it needs the signed-in session (its `security`, or the document's).
     var requiresAuthentication: Bool
     /// The security schemes besides the session it needs (API keys, HTTP Basic), by name.
@@ -147,6 +150,25 @@ struct APIDescription: Equatable {
     var unmetSecurity: String?
     /// Where it is in the document, for messages.
     var location: String
+  }
+
+  /// An error answer the document types: a status (`404`), a range (`4XX`) or `default`
+  /// (any status it names no other way), and the schema of its JSON body.
+  struct ErrorAnswer: Equatable {
+    /// `404`, `4XX` or `default`, as the document writes it (a range in capitals).
+    var status: String
+    /// The body's schema.
+    var schema: Schema
+
+    /// The statuses it stands for as a Swift `case` pattern (`404`, `400...499`), or `nil`
+    /// for `default`.
+    var pattern: String? {
+      if let code = Int(status) { return String(code) }
+      guard status.count == 3, status.hasSuffix("XX"), let first = Int(status.prefix(1)) else {
+        return nil
+      }
+      return "\(first)00...\(first)99"
+    }
   }
 
   /// A security scheme the document declares (`components.securitySchemes`), as the app sends it.
@@ -343,6 +365,7 @@ struct APIDescription: Equatable {
       operation["requestBody"], at: location + ".requestBody")
     let response = try reader.response(operation["responses"], at: location + ".responses")
     if response == .eventStream { return nil }
+    let errorAnswers = reader.errorAnswers(operation["responses"], at: location + ".responses")
     let security = operation["security"]?.array ?? globalSecurity ?? []
     let (requiresAuthentication, credentials, unmet) = Self.credentials(
       for: security, schemes: schemes)
@@ -351,7 +374,8 @@ struct APIDescription: Equatable {
       id: id, tag: tag, method: method.uppercased(), path: path,
       summary: text(operation["summary"] ?? operation["description"] ?? .null),
       parameters: parameters, body: body, isBodyRequired: isBodyRequired,
-      response: response, requiresAuthentication: requiresAuthentication,
+      response: response, errorAnswers: errorAnswers,
+      requiresAuthentication: requiresAuthentication,
       credentialSchemes: credentials, unmetSecurity: unmet, location: location)
   }
 
@@ -1185,6 +1209,45 @@ private struct SchemaReader {
       return .eventStream
     }
     return .data  // bytes (`audio/mpeg`), even when a stream is offered too
+  }
+
+  /// The error answers of `value` (an operation's `responses`) with a JSON body: exact
+  /// statuses from 300 to 599, then ranges (`4XX`, `5XX`), then `default` (when a success is
+  /// described, else `default` is the success). An answer whose schema cannot be read is left
+  /// out of them (its status is then thrown as a ``RepositoryError`` alone), never the
+  /// operation.
+  mutating func errorAnswers(_ value: DocumentValue?, at location: String)
+    -> [APIDescription.ErrorAnswer]
+  {
+    guard let responses = value?.object else { return [] }
+    let keys = responses.keys.map { $0.uppercased() == "DEFAULT" ? "default" : $0.uppercased() }
+    let exact = keys.filter { Int($0).map { (300...599).contains($0) } ?? false }.sorted()
+    let ranges = keys.filter { ["3XX", "4XX", "5XX"].contains($0) }.sorted()
+    let hasSuccess = keys.contains { $0.hasPrefix("2") }
+    var answers: [APIDescription.ErrorAnswer] = []
+    for status in exact + ranges + (hasSuccess && keys.contains("default") ? ["default"] : []) {
+      guard
+        let key = responses.keys.first(where: {
+          ($0.uppercased() == "DEFAULT" ? "default" : $0.uppercased()) == status
+        }),
+        let entry = responses[key]
+      else { continue }
+      let saved = self
+      do throws(GeneratorError) {
+        let response = try resolved(entry, kind: "responses", at: "\(location).\(key)")
+        guard let content = response["content"]?.object,
+          let type = content.keys.first(where: Self.isJSON),
+          let schemaValue = content[type]?["schema"]
+        else { continue }
+        answers.append(
+          .init(
+            status: status,
+            schema: try schema(schemaValue, at: "\(location).\(key).content.\(type).schema")))
+      } catch {
+        self = saved
+      }
+    }
+    return answers
   }
 
   /// Whether a content type is JSON (`application/json`, `application/problem+json`, with

@@ -38,6 +38,25 @@ struct EndpointWriter {
     var answer: ModelWriter.TypeRef?
     /// Whether it answers bytes.
     var answersData: Bool
+    /// The error answers the document types, in the order they are matched.
+    var failures: [Failure] = []
+    /// The type of the error bodies: the one type they share, or an enum of its own with a
+    /// case per status (``failureEnum``); `nil` when none is typed.
+    var failureType: String?
+    /// Whether ``failureType`` is an enum written for this operation.
+    var failureEnum = false
+  }
+
+  /// An error answer of an operation, as Swift reads it.
+  struct Failure {
+    /// The status as the document writes it (`404`, `4XX`, `default`).
+    var status: String
+    /// The `case` pattern of its statuses; `nil` for `default`.
+    var pattern: String?
+    /// Its body's type.
+    var type: ModelWriter.TypeRef
+    /// Its case in an enum of the operation's failures: `status404`, `status4XX`, `other`.
+    var caseName: String { pattern == nil ? "other" : "status" + status }
   }
 
   /// The tag's Swift name (`Task`, for `TaskDataAPI`).
@@ -199,9 +218,30 @@ struct EndpointWriter {
       case .json(let schema):
         answer = try models.topLevelType(of: schema, name: prefix + "Answer")
       }
-      return Call(
+      var call = Call(
         operation: operation, name: callName, arguments: arguments, body: body, answer: answer,
         answersData: answersData)
+      // An error body whose type cannot be written leaves its status untyped (thrown as a
+      // `RepositoryError` alone), never the operation out.
+      for errorAnswer in operation.errorAnswers {
+        let before = models
+        do throws(GeneratorError) {
+          let type = try models.topLevelType(
+            of: errorAnswer.schema,
+            name: prefix + "Error" + (errorAnswer.pattern == nil ? "Default" : errorAnswer.status))
+          call.failures.append(
+            Failure(status: errorAnswer.status, pattern: errorAnswer.pattern, type: type))
+        } catch {
+          models = before
+        }
+      }
+      if Set(call.failures.map(\.type.declared)).count == 1 {
+        call.failureType = call.failures[0].type.declared
+      } else if !call.failures.isEmpty {
+        call.failureType = models.reserveTopLevelName(prefix + "Failure")
+        call.failureEnum = true
+      }
+      return call
     }
   }
 
@@ -587,6 +627,21 @@ struct EndpointWriter {
       + "throws(RepositoryError)\(answer)"
   }
 
+  /// The signature of `call`'s `<name>Answer` method, which reads its typed error answers too.
+  func answerSignature(_ call: Call, defaults: Bool = false) -> String {
+    let arguments = (call.arguments + (call.body.map { [$0] } ?? [])).map {
+      "\(SwiftNames.escaped($0.name)): \($0.type.declared)"
+        + (defaults && $0.type.isOptional ? " = nil" : "")
+    }
+    return "func \(call.name)Answer(\(arguments.joined(separator: ", "))) async "
+      + "throws(RepositoryError) -> APIAnswer<\(successType(call)), \(call.failureType ?? "Never")>"
+  }
+
+  /// What `call` gives back when it succeeds, as a type.
+  func successType(_ call: Call) -> String {
+    call.answersData ? "Data" : call.answer?.declared ?? "Void"
+  }
+
   /// The case of `call` with its arguments passed on by name.
   func endpointCall(_ call: Call, values: (Argument) -> String) -> String {
     let all = call.arguments + (call.body.map { [$0] } ?? [])
@@ -612,9 +667,37 @@ struct EndpointWriter {
           call.operation.summary,
           fallback: "`\(call.operation.method) \(call.operation.path)`.", indent: "  "))
       lines.append("  \(signature(call))")
+      if call.failureType != nil {
+        lines += Self.wrappedComment(
+          "What ``\(call.name)(\(labels(call)))`` answered, with the error answers the document "
+            + "types (\(call.failures.map { "`\($0.status)`" }.joined(separator: ", "))).",
+          indent: "  ")
+        lines.append("  \(answerSignature(call))")
+      }
+    }
+    lines.append("}")
+    let typed = calls.filter { $0.failureType != nil }
+    if !typed.isEmpty {
+      lines += [
+        "",
+        "extension \(name)Repo {",
+      ]
+      for (index, call) in typed.enumerated() {
+        let passed = (call.arguments + (call.body.map { [$0] } ?? [])).map {
+          "\(SwiftNames.label($0.name)): \(SwiftNames.escaped($0.name))"
+        }.joined(separator: ", ")
+        if index > 0 { lines.append("") }
+        lines += [
+          "  /// Its success alone (what a fake gives); ``\(name)RepoImpl`` reads the error answers"
+            + " too.",
+          "  public \(answerSignature(call)) {",
+          "    .success(try await \(SwiftNames.escaped(call.name))(\(passed)))",
+          "  }",
+        ]
+      }
+      lines.append("}")
     }
     lines += [
-      "}",
       "",
       "/// The ``\(name)Repo`` that calls ``\(name)DataAPI``.",
       "public final class \(name)RepoImpl: \(name)Repo {",
@@ -639,9 +722,96 @@ struct EndpointWriter {
         lines.append("    try await self.requester.send(\(endpoint))")
       }
       lines.append("  }")
+      if call.failureType != nil {
+        lines += [""] + answerMethod(call, endpoint: endpoint, labels: labels)
+      }
     }
     lines.append("}")
+    for call in calls where call.failureEnum {
+      lines += [""] + failureEnum(call)
+    }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `text` as documentation comment lines of at most 100 characters (a word longer than a
+  /// line keeps a line of its own).
+  static func wrappedComment(_ text: String, indent: String) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty, indent.count + 4 + line.count + 1 + word.count > 100 {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    lines.append(line)
+    return lines.map { "\(indent)/// \($0)" }
+  }
+
+  /// `RepoImpl`'s `<name>Answer` method: the success read as the plain method reads it, and
+  /// each error status the document types read as its body's type.
+  private func answerMethod(_ call: Call, endpoint: String, labels: String) -> [String] {
+    let read =
+      call.answersData
+      ? "{ $0.body }"
+      : call.answer.map {
+        "{ (response) throws(HTTPError) in "
+          + "try response.decode(\($0.declared).self, using: RepositoryCoding.decoder) }"
+      } ?? "{ _ in }"
+    var lines = [
+      "  /// See ``\(name)Repo/\(call.name)Answer(\(labels))``.",
+      "  public \(answerSignature(call, defaults: true)) {",
+      "    try await self.requester.answer(\(endpoint), read: \(read), failure: { status, body in",
+      "      switch status {",
+    ]
+    let failure = call.failureType ?? "Never"
+    if call.failures.count == 1, call.failures[0].pattern == nil {
+      // `default` alone: every error status is of the one type.
+      lines[2] =
+        "    try await self.requester.answer(\(endpoint), read: \(read), failure: { _, body in"
+      lines[3] = "      self.requester.decodedFailure(\(failure).self, from: body)"
+      return lines + ["    })", "  }"]
+    }
+    if call.failureEnum {
+      for item in call.failures {
+        let decoded =
+          "self.requester.decodedFailure(\(item.type.declared).self, from: body)"
+          + ".map(\(failure).\(item.caseName))"
+        lines.append("      \(item.pattern.map { "case \($0)" } ?? "default"): \(decoded)")
+      }
+    } else {
+      let decoded = "self.requester.decodedFailure(\(failure).self, from: body)"
+      let patterns = call.failures.compactMap(\.pattern)
+      if !patterns.isEmpty {
+        lines.append("      case \(patterns.joined(separator: ", ")): \(decoded)")
+      }
+      if call.failures.contains(where: { $0.pattern == nil }) {
+        lines.append("      default: \(decoded)")
+      }
+    }
+    if !call.failures.contains(where: { $0.pattern == nil }) {
+      lines.append("      default: nil")
+    }
+    lines += ["      }", "    })", "  }"]
+    return lines
+  }
+
+  /// The enum of `call`'s error bodies when they are of several types: a case per status.
+  private func failureEnum(_ call: Call) -> [String] {
+    var lines = Self.wrappedComment(
+      "The error bodies of ``\(name)Repo/\(call.name)Answer(\(labels(call)))``, by the status "
+        + "the document gives them.", indent: "")
+    lines.append("public enum \(call.failureType ?? ""): Sendable, Equatable {")
+    for item in call.failures {
+      lines.append(
+        item.pattern == nil
+          ? "  /// `default`: a status the document names no other way."
+          : "  /// `\(item.status)`.")
+      lines.append("  case \(item.caseName)(\(item.type.declared))")
+    }
+    lines.append("}")
+    return lines
   }
 
   // MARK: Fake
@@ -881,6 +1051,9 @@ struct EndpointWriter {
         "    #expect(request.headers[\"Authorization\"] == nil)  // no session plugin here")
       lines.append("  }")
     }
+    for call in calls where call.failureType != nil {
+      lines += [""] + failureTest(call)
+    }
     if let first = calls.first {
       let invocation =
         "try await makeRepo().\(SwiftNames.escaped(first.name))("
@@ -900,6 +1073,63 @@ struct EndpointWriter {
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A test that each error status the document types for `call` is read as its body's type:
+  /// a status of each (a range's and `default`'s chosen apart from the others), answered with
+  /// its type's sample.
+  private func failureTest(_ call: Call) -> [String] {
+    let invocation =
+      "try await makeRepo().\(call.name)Answer("
+      + (call.arguments + (call.body.map { [$0] } ?? [])).map {
+        "\(SwiftNames.label($0.name)): \($0.sample)"
+      }.joined(separator: ", ") + ")"
+    var lines = [
+      "  /// The error answers the document types for `\(call.operation.method) "
+        + "\(SwiftNames.comment(call.operation.path))`, each read as its body's type.",
+      "  @Test func \(call.name)ReadsItsErrorAnswers() async throws {",
+    ]
+    let exact = Set(call.failures.compactMap { Int($0.status) })
+    var used: Set<Int> = []
+    for item in call.failures {
+      // A status only this answer stands for: its own, the range's first that no exact
+      // status takes, or (for `default`) one that no other answer takes.
+      let candidates: [Int]
+      if let code = Int(item.status) {
+        candidates = [code]
+      } else if let first = item.status.first?.wholeNumberValue {
+        candidates =
+          Array((first * 100 + 18)...(first * 100 + 99)) + Array((first * 100)...(first * 100 + 17))
+      } else {
+        candidates = [500, 503, 418, 409, 599, 399]
+      }
+      let taken = { (status: Int) -> Bool in
+        guard Int(item.status) == nil else { return false }  // an exact status is its own
+        return exact.contains(status) || used.contains(status)
+          || call.failures.contains { other in
+            other.pattern != nil && Int(other.status) == nil && other.status != item.status
+              && other.status.first?.wholeNumberValue == status / 100
+          }
+      }
+      guard let status = candidates.first(where: { !taken($0) }) else { continue }
+      used.insert(status)
+      let sample = Self.topLevelSample(item.type)
+      let expected = call.failureEnum ? ".\(item.caseName)(\(sample))" : sample
+      lines += [
+        "    responder.answer(with: .iso8601JSON(\(sample)"
+          + (item.type.isOptional ? " as \(item.type.declared)" : "") + ", status: \(status)))",
+        "    let answer\(status) = \(invocation)",
+        "    if case .failure(let status, let body, _) = answer\(status) {",
+        "      #expect(status == \(status))",
+        "      #expect(body == \(expected))",
+        "    } else {",
+        "      Issue.record(",
+        "        \"\(status) was not read as an error answer: \\(answer\(status))\")",
+        "    }",
+      ]
+    }
+    lines.append("  }")
+    return lines
   }
 
   /// How `argument`'s sample reads in the path, in a Swift string literal.

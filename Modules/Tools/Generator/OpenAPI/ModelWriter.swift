@@ -352,6 +352,19 @@ struct ModelWriter {
     return reference
   }
 
+  /// A top-level name for a type another writer declares: `base`, or `base` numbered if a
+  /// type has it; taken from then on.
+  mutating func reserveTopLevelName(_ base: String) -> String {
+    var name = base
+    var counter = 2
+    while isTaken(name) {
+      name = base + String(counter)
+      counter += 1
+    }
+    topLevelNames.insert(name)
+    return name
+  }
+
   /// Whether a top-level type already has the name `type`.
   private func isTaken(_ type: String) -> Bool {
     typeNames.values.contains(type) || topLevelNames.contains(type)
