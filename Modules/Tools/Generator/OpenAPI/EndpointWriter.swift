@@ -615,13 +615,14 @@ struct EndpointWriter {
   // MARK: Repo
 
   /// The method declaration of `call` in the protocol; with `defaults`, its optional
-  /// parameters default to `nil` (the implementation's and the fake's: a protocol's requirement
-  /// cannot have defaults).
-  func signature(_ call: Call, defaults: Bool = false) -> String {
-    let arguments = (call.arguments + (call.body.map { [$0] } ?? [])).map {
-      "\(SwiftNames.escaped($0.name)): \($0.type.declared)"
-        + (defaults && $0.type.isOptional ? " = nil" : "")
-    }
+  /// parameters default to `nil` (the implementation's, the fake's, and the protocol
+  /// extension's: a protocol's requirement cannot have defaults); `extra` is a last parameter.
+  func signature(_ call: Call, defaults: Bool = false, extra: String? = nil) -> String {
+    let arguments =
+      (call.arguments + (call.body.map { [$0] } ?? [])).map {
+        "\(SwiftNames.escaped($0.name)): \($0.type.declared)"
+          + (defaults && $0.type.isOptional ? " = nil" : "")
+      } + (extra.map { [$0] } ?? [])
     let answer = call.answersData ? " -> Data" : call.answer.map { " -> \($0.declared)" } ?? ""
     return "func \(SwiftNames.escaped(call.name))(\(arguments.joined(separator: ", "))) async "
       + "throws(RepositoryError)\(answer)"
@@ -676,25 +677,39 @@ struct EndpointWriter {
       }
     }
     lines.append("}")
-    let typed = calls.filter { $0.failureType != nil }
-    if !typed.isEmpty {
-      lines += [
-        "",
-        "extension \(name)Repo {",
-      ]
-      for (index, call) in typed.enumerated() {
-        let passed = (call.arguments + (call.body.map { [$0] } ?? [])).map {
-          "\(SwiftNames.label($0.name)): \(SwiftNames.escaped($0.name))"
-        }.joined(separator: ", ")
-        if index > 0 { lines.append("") }
-        lines += [
+    // What every conforming type gets: the operations with their optional parameters
+    // defaulted (callers hold an `any <Name>Repo`), and the answers' defaults.
+    var extensionMembers: [[String]] = []
+    for call in calls {
+      let all = call.arguments + (call.body.map { [$0] } ?? [])
+      let passed = all.map {
+        "\(SwiftNames.label($0.name)): \(SwiftNames.escaped($0.name))"
+      }.joined(separator: ", ")
+      if all.contains(where: { $0.type.isOptional }) {
+        let defaulted = signature(call, defaults: true, extra: "_: Void = ()")
+        extensionMembers.append([
+          "  /// ``\(call.name)(\(labels(call)))`` with the optional parameters not given left",
+          "  /// `nil`. (The last parameter is never passed: it keeps this from standing in for",
+          "  /// the requirement, so a type that leaves the requirement out does not compile.)",
+          "  public \(defaulted) {",
+          "    try await \(SwiftNames.escaped(call.name))(\(passed))",
+          "  }",
+        ])
+      }
+      if call.failureType != nil {
+        extensionMembers.append([
           "  /// Its success alone (what a fake gives); ``\(name)RepoImpl`` reads the error answers"
             + " too.",
           "  public \(answerSignature(call)) {",
           "    .success(try await \(SwiftNames.escaped(call.name))(\(passed)))",
           "  }",
-        ]
+        ])
       }
+    }
+    if !extensionMembers.isEmpty {
+      lines += ["", "extension \(name)Repo {"]
+      lines += extensionMembers.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       lines.append("}")
     }
     lines += [
@@ -1054,6 +1069,11 @@ struct EndpointWriter {
     for call in calls where call.failureType != nil {
       lines += [""] + failureTest(call)
     }
+    if let call = calls.first(where: { call in
+      (call.arguments + (call.body.map { [$0] } ?? [])).contains { $0.type.isOptional }
+    }) {
+      lines += [""] + defaultsTest(call)
+    }
     if let first = calls.first {
       let invocation =
         "try await makeRepo().\(SwiftNames.escaped(first.name))("
@@ -1073,6 +1093,53 @@ struct EndpointWriter {
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A test that through the protocol `call`'s optional parameters may be left out: the
+  /// request is the one sent with each of them `nil`.
+  private func defaultsTest(_ call: Call) -> [String] {
+    let all = call.arguments + (call.body.map { [$0] } ?? [])
+    let required = all.filter { !$0.type.isOptional }.map {
+      "\(SwiftNames.label($0.name)): \($0.sample)"
+    }
+    let every = all.map {
+      "\(SwiftNames.label($0.name)): \($0.type.isOptional ? "nil" : $0.sample)"
+    }
+    let endpoint = endpointCall(call) { $0.type.isOptional ? "nil" : $0.sample }
+    let assign = call.answer != nil || call.answersData ? "_ = " : ""
+    let name = SwiftNames.escaped(call.name)
+    var lines = [
+      "  /// Through the protocol, optional parameters may be left out: each is then `nil`.",
+      "  @Test func optionalParametersMayBeLeftOut() async throws {",
+      "    let repo: any \(self.name)Repo = makeRepo()",
+      "    let endpoint: \(self.name)DataAPI = \(endpoint)",
+      "    responder.answer(with: endpoint.stub)",
+      "    \(assign)try await repo.\(name)(\(required.joined(separator: ", ")))",
+      "    \(assign)try await repo.\(name)(\(every.joined(separator: ", ")))",
+      "    let requests = responder.requests",
+      "    try #require(requests.count == 2)",
+      "    #expect(requests[0].url == requests[1].url)",
+    ]
+    if case .multipart? = call.operation.body {
+      // (Each multipart body has a boundary of its own: the rest of the headers compared.)
+      lines.append(
+        "    #expect(requests[0].headers.filter { $0.name.lowercased() != \"content-type\" }.map(\\.value) "
+          + "== requests[1].headers.filter { $0.name.lowercased() != \"content-type\" }.map(\\.value))"
+      )
+    } else {
+      lines.append("    #expect(requests[0].headers == requests[1].headers)")
+      lines.append("    #expect(requests[0].body == requests[1].body)")
+    }
+    if call.arguments.contains(where: { $0.parameter?.location == .query }),
+      !call.arguments.contains(where: { $0.parameter?.location == .query && !$0.type.isOptional })
+    {
+      lines.append("    // Every query parameter is optional: there is no query.")
+      lines.append(
+        "    #expect(URLComponents(url: requests[0].url, resolvingAgainstBaseURL: false)?"
+          + ".queryItems == nil)")
+    }
+    lines.append("  }")
+    return lines
   }
 
   /// A test that each error status the document types for `call` is read as its body's type:
