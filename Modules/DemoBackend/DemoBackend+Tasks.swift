@@ -7,18 +7,20 @@ extension DemoBackend {
       let projectID = Int(request.pathParameters["id"] ?? "") ?? -1
       var created: Wire.Task?
       let response = signedIn(request) { userID throws(DemoFailure) in
-        let draft = try Self.decode(Wire.NewTask.self, from: request)
-        let date = now()
-        let task = try state.withLock { state throws(DemoFailure) in
-          let project = try state.project(projectID, visibleTo: userID)
-          guard state.permissions(of: userID, in: projectID).canCreateTasks else {
-            throw .forbidden("Viewers cannot create tasks in \(project.name).")
+        try idempotent(request, userID: userID) { () throws(DemoFailure) in
+          let draft = try Self.decode(Wire.NewTask.self, from: request)
+          let date = now()
+          let task = try state.withLock { state throws(DemoFailure) in
+            let project = try state.project(projectID, visibleTo: userID)
+            guard state.permissions(of: userID, in: projectID).canCreateTasks else {
+              throw .forbidden("Viewers cannot create tasks in \(project.name).")
+            }
+            try Self.validate(draft, in: projectID, state: state, userID: userID)
+            return try state.addTask(draft, projectID: projectID, userID: userID, at: date)
           }
-          try Self.validate(draft, in: projectID, state: state, userID: userID)
-          return try state.addTask(draft, projectID: projectID, userID: userID, at: date)
+          created = task
+          return .json(task, status: 201)
         }
-        created = task
-        return .json(task, status: 201)
       }
       if let created { publish(taskCreated: created) }
       return response
@@ -35,28 +37,42 @@ extension DemoBackend {
     }
 
     // A change of title (validated as a new task's title is) or of done; members and admins
-    // only.
+    // only. With `If-Match: "<version>"`, only if the task is still at that version (else
+    // `412`, and the task is left as it is).
     router.patch("/tasks/:id") { [self] request in
       let taskID = Int(request.pathParameters["id"] ?? "") ?? -1
       var updated: Wire.Task?
       let response = signedIn(request) { userID throws(DemoFailure) in
-        let change = try Self.decode(Wire.TaskChange.self, from: request)
-        let task = try state.withLock { state throws(DemoFailure) in
-          let task = try state.task(taskID, visibleTo: userID)
-          try Self.requireWrite(userID, task: task, state: state, doing: "change")
-          let title = change.title?.trimmingCharacters(in: .whitespacesAndNewlines)
-          if let title, title.isEmpty || title.count > 120 {
-            throw .validation(
-              title.isEmpty ? "Title is required." : "Check the highlighted fields.",
-              fields: ["title": title.isEmpty ? "required" : "at most 120 characters"])
+        try idempotent(request, userID: userID) { () throws(DemoFailure) in
+          let change = try Self.decode(Wire.TaskChange.self, from: request)
+          let expected = try Self.expectedVersion(in: request)
+          let task = try state.withLock { state throws(DemoFailure) in
+            let task = try state.task(taskID, visibleTo: userID)
+            try Self.requireWrite(userID, task: task, state: state, doing: "change")
+            if let expected, expected != task.version {
+              throw DemoFailure(
+                status: 412,
+                body: Wire.Failure(
+                  code: "version_mismatch",
+                  message: "Someone else changed this task since you loaded it."))
+            }
+            let title = change.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let title, title.isEmpty || title.count > 120 {
+              throw .validation(
+                title.isEmpty ? "Title is required." : "Check the highlighted fields.",
+                fields: ["title": title.isEmpty ? "required" : "at most 120 characters"])
+            }
+            guard let index = state.tasks.firstIndex(where: { $0.id == taskID }) else {
+              return task
+            }
+            if let title { state.tasks[index].title = title }
+            if let isDone = change.isDone { state.tasks[index].isDone = isDone }
+            state.tasks[index].version += 1
+            return state.tasks[index]
           }
-          guard let index = state.tasks.firstIndex(where: { $0.id == taskID }) else { return task }
-          if let title { state.tasks[index].title = title }
-          if let isDone = change.isDone { state.tasks[index].isDone = isDone }
-          return state.tasks[index]
+          updated = task
+          return .json(task)
         }
-        updated = task
-        return .json(task)
       }
       if let updated { publish(task: updated, as: "task.updated") }
       return response
@@ -66,14 +82,16 @@ extension DemoBackend {
       let taskID = Int(request.pathParameters["id"] ?? "") ?? -1
       var deleted: Wire.Task?
       let response = signedIn(request) { userID throws(DemoFailure) in
-        let task = try state.withLock { state throws(DemoFailure) in
-          let task = try state.task(taskID, visibleTo: userID)
-          try Self.requireWrite(userID, task: task, state: state, doing: "delete")
-          state.tasks.removeAll { $0.id == taskID }
-          return task
+        try idempotent(request, userID: userID) { () throws(DemoFailure) in
+          let task = try state.withLock { state throws(DemoFailure) in
+            let task = try state.task(taskID, visibleTo: userID)
+            try Self.requireWrite(userID, task: task, state: state, doing: "delete")
+            state.tasks.removeAll { $0.id == taskID }
+            return task
+          }
+          deleted = task
+          return ServerResponse(status: 204)
         }
-        deleted = task
-        return ServerResponse(status: 204)
       }
       if let deleted { publish(task: deleted, as: "task.deleted") }
       return response

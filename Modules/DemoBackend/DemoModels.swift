@@ -73,6 +73,8 @@ enum Wire {
     var createdAt: Date
     /// Whether it is done.
     var isDone = false
+    /// Its version: 1 when created, one more at each change (`If-Match` names it).
+    var version = 1
   }
 
   /// A page of a project's tasks (`GET /projects/:id/tasks`), newest first.

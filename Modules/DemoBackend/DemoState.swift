@@ -54,6 +54,8 @@ struct DemoState {
   var nextTaskID = DemoSeed.firstTicketID + DemoSeed.ticketCount
   var nextFileID = 1
   var nextSessionID = 1
+  /// The writes made with an `Idempotency-Key`, and their answers.
+  var idempotency = IdempotencyRecords()
 
   init(now: Date) {
     tasks = DemoSeed.tasks(createdAt: now)

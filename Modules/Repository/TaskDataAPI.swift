@@ -7,20 +7,23 @@ public enum TaskDataAPI: HTTPEndpoint {
   /// previous page's `nextCursor` (`nil`: the first page), whose titles contain the words of
   /// `query` (empty: every task).
   case tasks(projectID: Int, query: String = "", after: String? = nil, limit: Int)
-  /// `POST /projects/:id/tasks`.
-  case create(projectID: Int, NewTaskModel)
+  /// `POST /projects/:id/tasks`; with an `Idempotency-Key`, made once however often it is
+  /// sent.
+  case create(projectID: Int, NewTaskModel, idempotencyKey: String? = nil)
   /// `GET /tasks/:id`.
   case task(id: Int)
-  /// `PATCH /tasks/:id`: what to change.
-  case update(id: Int, TaskChangeModel)
-  /// `DELETE /tasks/:id`.
-  case delete(id: Int)
+  /// `PATCH /tasks/:id`: what to change; with an `Idempotency-Key`, made once; with the
+  /// task's `expectedVersion` (`If-Match`), refused (`412`) if someone changed it since.
+  case update(
+    id: Int, TaskChangeModel, idempotencyKey: String? = nil, expectedVersion: Int? = nil)
+  /// `DELETE /tasks/:id`; with an `Idempotency-Key`, made once (a second send is not a `404`).
+  case delete(id: Int, idempotencyKey: String? = nil)
 
   /// `/projects/:id/tasks`, or `/tasks/:id`.
   public var path: String {
     switch self {
-    case .tasks(let id, _, _, _), .create(let id, _): "/projects/\(id)/tasks"
-    case .task(let id), .update(let id, _), .delete(let id): "/tasks/\(id)"
+    case .tasks(let id, _, _, _), .create(let id, _, _): "/projects/\(id)/tasks"
+    case .task(let id), .update(let id, _, _, _), .delete(let id, _): "/tasks/\(id)"
     }
   }
 
@@ -47,8 +50,22 @@ public enum TaskDataAPI: HTTPEndpoint {
   public var body: HTTPRequestBody {
     switch self {
     case .tasks, .task, .delete: .none
-    case .create(_, let task): .json(task)
-    case .update(_, let change): .json(change)
+    case .create(_, let task, _): .json(task)
+    case .update(_, let change, _, _): .json(change)
     }
+  }
+
+  /// A write's `Idempotency-Key`, and a change's `If-Match`.
+  public var headers: HTTPHeaders {
+    var headers: HTTPHeaders = [:]
+    switch self {
+    case .tasks, .task: break
+    case .create(_, _, let key), .delete(_, let key):
+      headers["Idempotency-Key"] = key
+    case .update(_, _, let key, let version):
+      headers["Idempotency-Key"] = key
+      headers["If-Match"] = version.map { "\"\($0)\"" }
+    }
+    return headers
   }
 }

@@ -36,6 +36,12 @@ public protocol TaskRepo: Sendable {
   func storedTasks(projectID: Int) -> Stored<TaskPageModel>?
   /// The task `id` as last read, with when; `nil` when none is stored. No request.
   func storedTask(id: Int) -> Stored<TaskModel>?
+  /// Sends `write` (kept in an outbox until answered) with `idempotencyKey`, the same at each
+  /// send, so a server that honours it makes the write once; a change carries the version it
+  /// was made to (refused as `.server(status: 412, ...)` if someone changed the task since).
+  /// Returns the task as the server now has it; `nil` for a delete.
+  func send(_ write: TaskWrite, idempotencyKey: String) async throws(RepositoryError)
+    -> TaskModel?
 }
 
 extension TaskRepo {
@@ -43,6 +49,23 @@ extension TaskRepo {
   public func storedTasks(projectID: Int) -> Stored<TaskPageModel>? { nil }
   /// None: a repository that keeps nothing between launches.
   public func storedTask(id: Int) -> Stored<TaskModel>? { nil }
+
+  /// `write` through ``createTask(projectID:_:)``, ``updateTask(id:_:)`` or
+  /// ``deleteTask(id:projectID:)``, without its key or version: a repository (a fake) whose
+  /// server is memory.
+  public func send(_ write: TaskWrite, idempotencyKey: String) async throws(RepositoryError)
+    -> TaskModel?
+  {
+    switch write {
+    case .create(let projectID, let task, _):
+      return try await createTask(projectID: projectID, task)
+    case .update(let id, _, let change, _, _):
+      return try await updateTask(id: id, change)
+    case .delete(let id, let projectID):
+      try await deleteTask(id: id, projectID: projectID)
+      return nil
+    }
+  }
 }
 
 /// The ``TaskRepo`` that calls ``TaskDataAPI``.
@@ -103,8 +126,30 @@ public final class TaskRepoImpl: TaskRepo {
   public func createTask(projectID: Int, _ task: NewTaskModel) async throws(RepositoryError)
     -> TaskModel
   {
+    try await create(projectID: projectID, task, key: nil)
+  }
+
+  /// See ``TaskRepo/send(_:idempotencyKey:)``.
+  public func send(_ write: TaskWrite, idempotencyKey: String) async throws(RepositoryError)
+    -> TaskModel?
+  {
+    switch write {
+    case .create(let projectID, let task, _):
+      return try await create(projectID: projectID, task, key: idempotencyKey)
+    case .update(let id, _, let change, _, let version):
+      return try await update(id: id, change, key: idempotencyKey, version: version)
+    case .delete(let id, let projectID):
+      try await delete(id: id, projectID: projectID, key: idempotencyKey)
+      return nil
+    }
+  }
+
+  private func create(projectID: Int, _ task: NewTaskModel, key: String?)
+    async throws(RepositoryError) -> TaskModel
+  {
     defer { taskLists.invalidate(projectID) }
-    return try await requester.fetch(.create(projectID: projectID, task), as: TaskModel.self)
+    return try await requester.fetch(
+      .create(projectID: projectID, task, idempotencyKey: key), as: TaskModel.self)
   }
 
   /// See ``TaskRepo/task(id:)``. Not cached in memory: a task's screen shows it as it is; kept
@@ -142,9 +187,17 @@ public final class TaskRepoImpl: TaskRepo {
   public func updateTask(id: Int, _ change: TaskChangeModel) async throws(RepositoryError)
     -> TaskModel
   {
+    try await update(id: id, change, key: nil, version: nil)
+  }
+
+  private func update(id: Int, _ change: TaskChangeModel, key: String?, version: Int?)
+    async throws(RepositoryError) -> TaskModel
+  {
     let store = store?.pinned()
     do {
-      let task = try await requester.fetch(.update(id: id, change), as: TaskModel.self)
+      let task = try await requester.fetch(
+        .update(id: id, change, idempotencyKey: key, expectedVersion: version),
+        as: TaskModel.self)
       taskLists.invalidate(task.projectID)
       if let store {
         if store.read(Self.taskKey(id)) != nil { store.keep(task, forKey: Self.taskKey(id)) }
@@ -161,10 +214,14 @@ public final class TaskRepoImpl: TaskRepo {
   /// See ``TaskRepo/deleteTask(id:projectID:)``. A `notFound` answer is a success: the task
   /// is gone (a retried DELETE whose first attempt was carried out, its answer lost, gets one).
   public func deleteTask(id: Int, projectID: Int) async throws(RepositoryError) {
+    try await delete(id: id, projectID: projectID, key: nil)
+  }
+
+  private func delete(id: Int, projectID: Int, key: String?) async throws(RepositoryError) {
     defer { taskLists.invalidate(projectID) }
     let store = store?.pinned()
     do {
-      try await requester.send(.delete(id: id))
+      try await requester.send(.delete(id: id, idempotencyKey: key))
     } catch .notFound {
       // Gone.
     }

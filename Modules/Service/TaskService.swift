@@ -49,7 +49,21 @@ public protocol TaskService: Sendable {
   /// The task `id` as kept between launches (read on its own, or a row of a kept first page),
   /// with when; `nil` when not kept.
   func storedTask(id: Int) -> Stored<TaskItem>?
+  /// The changes made here that the server has not confirmed yet (with an outbox: made
+  /// offline, or whose answer was lost), for screens to mark "not sent yet" and count.
+  var pending: Relay<PendingChanges> { get }
+  /// Changes undone when the server finally answered them (refused, or overtaken by someone
+  /// else's), for the user to see wherever they are.
+  var notices: Broadcast<ChangeNotice> { get }
+  /// Sends the changes waiting, in order (the network is back); returns when none is left or
+  /// the server still cannot be reached.
+  func sendPendingChanges() async
 }
+
+/// What a service without an outbox has waiting: nothing, ever.
+private let nothingPending = Relay(PendingChanges())
+/// What a service without an outbox undoes later: nothing.
+private let noNotices = Broadcast<ChangeNotice>()
 
 extension TaskService {
   /// None: a service that keeps nothing between launches.
@@ -60,6 +74,12 @@ extension TaskService {
   public func storedContext(projectID: Int) -> Stored<ProjectContext>? { nil }
   /// None: a service that keeps nothing between launches.
   public func storedTask(id: Int) -> Stored<TaskItem>? { nil }
+  /// None: a service that sends each change as it is made.
+  public var pending: Relay<PendingChanges> { nothingPending }
+  /// None: a service that sends each change as it is made.
+  public var notices: Broadcast<ChangeNotice> { noNotices }
+  /// Nothing to send: a service that sends each change as it is made.
+  public func sendPendingChanges() async {}
 
   /// The project whose tasks were loaded last (of those whose first page is kept): where the
   /// task list opens after a launch.
@@ -79,13 +99,24 @@ extension TaskService {
 /// call throws ``ServiceError/Kind/cancelled``.
 public final class TaskServiceImpl: TaskService {
   private let projectRepo: any ProjectRepo
-  private let taskRepo: any TaskRepo
+  let taskRepo: any TaskRepo
   private let observations: [ObservationToken]
-  private let session: SessionGeneration
+  let session: SessionGeneration
   /// The tasks seen in this session, by id (at most ``seenLimit``; the oldest seen go first).
   private let seen = Lock(SeenTasks())
   /// See ``TaskService/changes``.
   public let changes = Broadcast<TaskChange>()
+  /// The changes not confirmed yet, when changes go through one; `nil`: each is sent as it is
+  /// made, and undone if it fails.
+  let outbox: Outbox<TaskWrite>?
+  /// The outbox's sends, one at a time.
+  private let sends = SerialJobs()
+  /// See ``TaskService/pending``.
+  public let pending = Relay(PendingChanges())
+  /// See ``TaskService/notices``.
+  public let notices = Broadcast<ChangeNotice>()
+  /// What sends the outbox when the network returns or a session begins.
+  private let outboxObservations = Lock<[ObservationToken]>([])
 
   /// The most tasks ``lastKnownTask(id:)`` remembers.
   public static let seenLimit = 2000
@@ -94,17 +125,31 @@ public final class TaskServiceImpl: TaskService {
   /// whenever the session ends or another user's begins; and the projects' member lists
   /// whenever the signed-in user's name changes (`currentUser`: a ``UserService``'s), so no
   /// screen loads the old name again.
+  ///
+  /// With an `outbox` (the user's: an ``Outbox`` in their durable store), a change is kept
+  /// there before it is sent and shown at once, marked pending; one the server cannot be
+  /// reached for (or whose answer is lost) waits there, across launches, and is sent again
+  /// with the same idempotency key, in order, when `reachability` turns true, when the user's
+  /// session begins, and after each new change. Without one, each change is sent as it is made
+  /// and undone if that fails.
   public init(
     projectRepo: any ProjectRepo, taskRepo: any TaskRepo, sessionState: Relay<SessionState>,
-    currentUser: Relay<User?>? = nil
+    currentUser: Relay<User?>? = nil, outbox: Outbox<TaskWrite>? = nil,
+    reachability: Relay<Bool>? = nil
   ) {
     self.projectRepo = projectRepo
     self.taskRepo = taskRepo
+    self.outbox = outbox
     let seen = seen
-    session = SessionGeneration(sessionState: sessionState) { _ in
+    let pending = pending
+    session = SessionGeneration(sessionState: sessionState) { user in
       projectRepo.clear()
       taskRepo.clear()
       seen.withLock { $0 = SeenTasks() }
+      // The new session's outbox (another user's is not readable any more).
+      if let outbox {
+        pending.send(user == nil ? PendingChanges() : Self.pendingChanges(in: outbox))
+      }
     }
     var observations: [ObservationToken] = []
     if let currentUser {
@@ -122,6 +167,71 @@ public final class TaskServiceImpl: TaskService {
         })
     }
     self.observations = observations
+    if let outbox {
+      if sessionState.value.user != nil { pending.send(Self.pendingChanges(in: outbox)) }
+      var tokens: [ObservationToken] = []
+      // The network is back, or a session began: what waits is sent.
+      if let reachability {
+        tokens.append(
+          reachability.observe { [weak self] isReachable in
+            guard isReachable, let self else { return }
+            Task { await self.sendPendingChanges() }
+          })
+      }
+      tokens.append(
+        sessionState.observe { [weak self] state in
+          guard state.user != nil, let self else { return }
+          Task { await self.sendPendingChanges() }
+        })
+      outboxObservations.withLock { $0 = tokens }
+    }
+  }
+
+  /// See ``TaskService/sendPendingChanges()``.
+  public func sendPendingChanges() async {
+    _ = await sendThroughOutbox()
+  }
+
+  /// Sends what waits, after the sends before; what became of each change sent.
+  private func sendThroughOutbox() async -> [String: SendOutcome] {
+    guard let outbox else { return [:] }
+    let results = Lock([String: SendOutcome]())
+    await sends.run { [self] in
+      let outcomes = await sendWaiting(outbox.pinned())
+      results.withLock { $0 = outcomes }
+    }
+    return results.withLock { $0 }
+  }
+
+  /// Publishes the pending changes, if the session is still the one `mark` names.
+  func publishPending(in mark: SessionGeneration.Mark) {
+    guard let outbox, session.isCurrent(mark) else { return }
+    pending.send(Self.pendingChanges(in: outbox))
+  }
+
+  /// Tells the user, if the session is still the one `mark` names.
+  func notify(_ notice: ChangeNotice, in mark: SessionGeneration.Mark) {
+    guard session.isCurrent(mark) else { return }
+    notices.send(notice)
+  }
+
+  /// Keeps `write` in the outbox, shows it pending, and sends what waits; what became of it
+  /// (`nil`: it waits).
+  private func sendThroughOutbox(
+    _ write: TaskWrite, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark
+  )
+    async throws(ServiceError) -> SendOutcome?
+  {
+    let entry: Outbox<TaskWrite>.Entry
+    do {
+      entry = try outbox.append(write)
+    } catch {
+      throw ServiceError(
+        .invalidInput,
+        "\(outbox.limit) changes are waiting to be sent already. Connect to send them first.")
+    }
+    publishPending(in: mark)
+    return await sendThroughOutbox()[entry.id]
   }
 
   /// See ``TaskService/lastKnownTask(id:)``.
@@ -162,7 +272,7 @@ public final class TaskServiceImpl: TaskService {
   /// Sends `change`, remembering the task as it now is (forgetting a removed one), if the
   /// session is still the one `mark` names; returns whether it was.
   @discardableResult
-  private func announce(_ change: TaskChange, in mark: SessionGeneration.Mark) -> Bool {
+  func announce(_ change: TaskChange, in mark: SessionGeneration.Mark) -> Bool {
     let current = session.ifCurrent(mark) {
       seen.withLock { seen in
         switch change {
@@ -243,11 +353,29 @@ public final class TaskServiceImpl: TaskService {
       throw ServiceError(error)
     }
     guard remember(page.tasks, in: mark) else { throw Self.sessionChanged }
-    return page
+    // The changes waiting, on top of the server's rows.
+    guard let outbox else { return page }
+    return Self.applyingPending(
+      outbox.entries, to: page, projectID: projectID,
+      isFirst: cursor == nil && query.trimmingCharacters(in: .whitespaces).isEmpty)
+  }
+
+  /// An id for a task created here, below zero (the server's are above), unlike any other.
+  static func temporaryID() -> Int {
+    -Int.random(in: 1...(Int(Int32.max)))
   }
 
   /// See ``TaskService/task(id:)``: `GET /tasks/:id`.
   public func task(id: Int) async throws(ServiceError) -> TaskItem {
+    if id < 0, let outbox {
+      // Created here and not saved yet: only the outbox has it.
+      let entries = outbox.entries
+      guard
+        let unsaved = entries.lazy.compactMap({ Self.unsavedTask($0.change) })
+          .first(where: { $0.id == id })
+      else { throw ServiceError(.notFound, "This task was never saved.") }
+      return Self.applyingPending(entries, to: unsaved) ?? unsaved
+    }
     let mark = session.mark
     let task: TaskItem
     do {
@@ -256,7 +384,8 @@ public final class TaskServiceImpl: TaskService {
       throw ServiceError(error)
     }
     guard remember([task], in: mark) else { throw Self.sessionChanged }
-    return task
+    guard let outbox else { return task }
+    return Self.applyingPending(outbox.entries, to: task) ?? task
   }
 
   /// See ``TaskService/updateTask(_:title:isDone:)``. A blank title is refused before any
@@ -273,6 +402,18 @@ public final class TaskServiceImpl: TaskService {
     if let isDone { changed.isDone = isDone }
     let mark = session.mark
     announce(.updated(changed), in: mark)
+    if let outbox {
+      let write = TaskWrite.update(
+        id: task.id, projectID: task.projectID, TaskChangeModel(title: title, isDone: isDone),
+        base: TaskChangeModel(
+          title: title == nil ? nil : task.title, isDone: isDone == nil ? nil : task.isDone),
+        version: task.version)
+      switch try await sendThroughOutbox(write, outbox: outbox, mark: mark) {
+      case .sent(let model?)?: return TaskItem(model)
+      case .refused(let error)?: throw ServiceError(error)
+      case .sent(nil)?, nil: return changed  // waits, shown pending
+      }
+    }
     let saved: TaskItem
     do {
       saved = TaskItem(
@@ -299,7 +440,7 @@ public final class TaskServiceImpl: TaskService {
   /// server refused (it answered, and did nothing); read again when the outcome is unknown (no
   /// answer came, or an answer it could not make sense of); as it was when it cannot be read
   /// now. `nil` when the server says it is gone (in its answer, or when read again).
-  private func settle(_ task: TaskItem, after error: RepositoryError) async -> TaskItem? {
+  func settle(_ task: TaskItem, after error: RepositoryError) async -> TaskItem? {
     switch error {
     case .notFound:
       return nil
@@ -328,6 +469,20 @@ public final class TaskServiceImpl: TaskService {
   public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
     let mark = session.mark
     announce(.removed(task), in: mark)
+    if let outbox {
+      if task.isUnsaved {
+        // Never sent: it and its changes leave the outbox, and nothing goes to the server.
+        outbox.rewrite { $0.change.taskID == task.id ? nil : $0.change }
+        publishPending(in: mark)
+        return
+      }
+      let write = TaskWrite.delete(id: task.id, projectID: task.projectID)
+      if case .refused(let error)? = try await sendThroughOutbox(write, outbox: outbox, mark: mark)
+      {
+        throw ServiceError(error)
+      }
+      return
+    }
     do {
       try await taskRepo.deleteTask(id: task.id, projectID: task.projectID)
     } catch {
@@ -344,6 +499,21 @@ public final class TaskServiceImpl: TaskService {
       throw ServiceError(.validation, "Title is required.", fields: ["title": "required"])
     }
     let mark = session.mark
+    if let outbox {
+      let model = NewTaskModel(
+        title: draft.title, body: draft.body, milestoneID: draft.milestoneID,
+        tagIDs: draft.tagIDs, assigneeIDs: draft.assigneeIDs, attachmentIDs: draft.attachmentIDs)
+      // Shown at once under a temporary id, which the server's replaces when it is saved.
+      let write = TaskWrite.create(
+        projectID: draft.projectID, model, temporaryID: Self.temporaryID())
+      if let unsaved = Self.unsavedTask(write) { announce(.created(unsaved), in: mark) }
+      switch try await sendThroughOutbox(write, outbox: outbox, mark: mark) {
+      case .sent(let model?)?: return TaskItem(model)
+      case .refused(let error)?: throw ServiceError(error)
+      case .sent(nil)?, nil:
+        return Self.unsavedTask(write) ?? TaskItem(id: 0, projectID: 0, title: "")
+      }
+    }
     let task: TaskItem
     do {
       task = TaskItem(

@@ -67,7 +67,8 @@ extension UserModel {
 extension TaskModel {
   fileprivate static let sample = TaskModel(
     id: 1, projectID: 1, title: "T", body: "B", milestoneID: 2, tagIDs: [1], assigneeIDs: [1],
-    attachments: [], createdBy: 1, createdAt: Date(timeIntervalSince1970: 0), isDone: true)
+    attachments: [], createdBy: 1, createdAt: Date(timeIntervalSince1970: 0), isDone: true,
+    version: 3)
 }
 
 /// The description, the demo backend and the client cannot drift apart silently: what

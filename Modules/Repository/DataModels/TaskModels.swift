@@ -44,12 +44,15 @@ public struct TaskModel: Codable, Sendable, Equatable {
   public var createdAt: Date
   /// Whether it is done (`false` when a server does not say).
   public var isDone: Bool
+  /// Its version, one more at each change (`nil` when a server does not say): a change sent
+  /// with it (`If-Match`) is refused if someone changed the task since.
+  public var version: Int?
 
   /// Creates a task.
   public init(
     id: Int, projectID: Int, title: String, body: String, milestoneID: Int?, tagIDs: [Int],
     assigneeIDs: [Int], attachments: [FileModel], createdBy: Int, createdAt: Date,
-    isDone: Bool = false
+    isDone: Bool = false, version: Int? = nil
   ) {
     self.id = id
     self.projectID = projectID
@@ -62,6 +65,7 @@ public struct TaskModel: Codable, Sendable, Equatable {
     self.createdBy = createdBy
     self.createdAt = createdAt
     self.isDone = isDone
+    self.version = version
   }
 
   /// Decodes a task; one without `isDone` (from a server before it existed) is not done.
@@ -78,6 +82,7 @@ public struct TaskModel: Codable, Sendable, Equatable {
     createdBy = try container.decode(Int.self, forKey: .createdBy)
     createdAt = try container.decode(Date.self, forKey: .createdAt)
     isDone = try container.decodeIfPresent(Bool.self, forKey: .isDone) ?? false
+    version = try container.decodeIfPresent(Int.self, forKey: .version)
   }
 }
 
@@ -151,4 +156,31 @@ public enum ServerEventModel: Sendable, Equatable {
   case sessionRevoked(reason: String)
   /// An event this version of the app does not know; ignored.
   case unknown(name: String)
+}
+
+/// A change to tasks the user made, kept in an ``Outbox`` until the server answers it.
+public enum TaskWrite: Codable, Sendable, Equatable {
+  /// A new task in `projectID`, shown as `temporaryID` (below zero) until the server gives it
+  /// its own.
+  case create(projectID: Int, NewTaskModel, temporaryID: Int)
+  /// A change of task `id`; `base` holds the changed fields' values before it (to tell what
+  /// someone else changed meanwhile from what the user did), `version` the version it was made
+  /// to (`nil`: whatever the server has).
+  case update(id: Int, projectID: Int, TaskChangeModel, base: TaskChangeModel, version: Int?)
+  /// Deleting task `id` of `projectID`.
+  case delete(id: Int, projectID: Int)
+
+  /// The task it is about: its id, or the temporary one of a task being created.
+  public var taskID: Int {
+    switch self {
+    case .create(_, _, let id), .update(let id, _, _, _, _), .delete(let id, _): id
+    }
+  }
+
+  /// The project of the task.
+  public var projectID: Int {
+    switch self {
+    case .create(let id, _, _), .update(_, let id, _, _, _), .delete(_, let id): id
+    }
+  }
 }

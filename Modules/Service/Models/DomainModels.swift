@@ -148,12 +148,19 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
   public var createdBy: Int
   /// Whether it is done.
   public var isDone: Bool
+  /// Its version on the server, if the server says (a change made offline is sent with it,
+  /// so one that meets someone else's is told apart); `nil` for one not saved yet.
+  public var version: Int?
+
+  /// Whether it is one created on this device and not saved yet: its id is temporary (below
+  /// zero) until the server gives its own.
+  public var isUnsaved: Bool { id < 0 }
 
   /// Creates a task.
   public init(
     id: Int, projectID: Int, title: String, milestoneID: Int? = nil, tagIDs: [Int] = [],
     assigneeIDs: [Int] = [], attachments: [Attachment] = [], createdBy: Int = 0,
-    isDone: Bool = false
+    isDone: Bool = false, version: Int? = nil
   ) {
     self.id = id
     self.projectID = projectID
@@ -164,6 +171,7 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
     self.attachments = attachments
     self.createdBy = createdBy
     self.isDone = isDone
+    self.version = version
   }
 }
 

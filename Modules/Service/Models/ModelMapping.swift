@@ -8,7 +8,7 @@ extension TaskItem {
       id: model.id, projectID: model.projectID, title: model.title, milestoneID: model.milestoneID,
       tagIDs: model.tagIDs, assigneeIDs: model.assigneeIDs,
       attachments: model.attachments.map { Attachment($0) }, createdBy: model.createdBy,
-      isDone: model.isDone)
+      isDone: model.isDone, version: model.version)
   }
 }
 

@@ -1,0 +1,298 @@
+import Foundation
+import TrellisCore
+import TrellisRepository
+
+/// The changes to tasks this device has made that the server has not confirmed yet, as
+/// screens show them: each such task marked "not sent yet", and the count.
+public struct PendingChanges: Sendable, Equatable {
+  /// The tasks with a change waiting, by id (a task created here keeps its temporary id, below
+  /// zero, until the server gives its own).
+  public var taskIDs: Set<Int>
+  /// How many changes wait.
+  public var count: Int
+
+  /// Pending changes.
+  public init(taskIDs: Set<Int> = [], count: Int = 0) {
+    self.taskIDs = taskIDs
+    self.count = count
+  }
+}
+
+/// A change the server refused when it finally arrived (the task was deleted meanwhile, the
+/// permission is gone, the text is not valid), or one partly overtaken by someone else's: it is
+/// undone on every screen, and this says so wherever the user is now.
+public struct ChangeNotice: Sendable, Equatable {
+  /// The task's title, as the user last saw it.
+  public var taskTitle: String
+  /// What happened, as a sentence.
+  public var message: String
+  /// For a new task the server refused: what the user typed, to open again (nothing is lost).
+  public var draft: TaskDraft?
+
+  /// A notice.
+  public init(taskTitle: String, message: String, draft: TaskDraft? = nil) {
+    self.taskTitle = taskTitle
+    self.message = message
+    self.draft = draft
+  }
+}
+
+/// Runs its jobs one after another, in the order given (an actor alone lets a second job start
+/// while the first waits).
+actor SerialJobs {
+  private var last: Task<Void, Never>?
+
+  /// Runs `job` after every job given before, and returns when it is done.
+  func run(_ job: @escaping @Sendable () async -> Void) async {
+    let previous = last
+    let task = Task {
+      await previous?.value
+      await job()
+    }
+    last = task
+    await task.value
+  }
+}
+
+/// The outbox's work in ``TaskServiceImpl``: sending the changes in order, applying what the
+/// server answered, and the pending changes on top of what the server shows.
+extension TaskServiceImpl {
+  /// What became of a change once sent.
+  enum SendOutcome: Sendable {
+    /// Saved; the task as the server now has it (`nil` for a delete).
+    case sent(TaskModel?)
+    /// Refused: undone, with why.
+    case refused(RepositoryError)
+  }
+
+  /// The pending changes of the current user's outbox.
+  static func pendingChanges(in outbox: Outbox<TaskWrite>) -> PendingChanges {
+    let entries = outbox.entries
+    return PendingChanges(taskIDs: Set(entries.map(\.change.taskID)), count: entries.count)
+  }
+
+  /// `task` with the changes waiting for it applied (as the user made them); `nil` if one of
+  /// them deletes it.
+  static func applyingPending(_ entries: [Outbox<TaskWrite>.Entry], to task: TaskItem)
+    -> TaskItem?
+  {
+    var task = task
+    for entry in entries where entry.change.taskID == task.id {
+      switch entry.change {
+      case .update(_, _, let change, _, _):
+        if let title = change.title { task.title = title }
+        if let isDone = change.isDone { task.isDone = isDone }
+      case .delete: return nil
+      case .create: break
+      }
+    }
+    return task
+  }
+
+  /// A task being created, as shown until the server saves it.
+  static func unsavedTask(_ write: TaskWrite) -> TaskItem? {
+    guard case .create(let projectID, let task, let temporaryID) = write else { return nil }
+    return TaskItem(
+      id: temporaryID, projectID: projectID, title: task.title, milestoneID: task.milestoneID,
+      tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs)
+  }
+
+  /// `page` (of `projectID`, the first when `isFirst`) with the changes waiting applied: rows
+  /// changed or gone, and the tasks created here on top of the first page.
+  static func applyingPending(
+    _ entries: [Outbox<TaskWrite>.Entry], to page: TaskPage, projectID: Int, isFirst: Bool
+  ) -> TaskPage {
+    guard !entries.isEmpty else { return page }
+    var page = page
+    page.tasks = page.tasks.compactMap { applyingPending(entries, to: $0) }
+    if isFirst {
+      let created = entries.reversed().compactMap { entry -> TaskItem? in
+        guard entry.change.projectID == projectID, let task = unsavedTask(entry.change) else {
+          return nil
+        }
+        return applyingPending(entries, to: task)
+      }
+      page.tasks = created + page.tasks
+    }
+    return page
+  }
+
+  /// Sends the outbox's changes in order, one at a time, until it is empty or the server
+  /// cannot be reached (the rest wait for the next send); returns what became of each sent.
+  /// Each answer is applied only in the session the send began in.
+  func sendWaiting(_ outbox: Outbox<TaskWrite>) async -> [String: SendOutcome] {
+    let mark = session.mark
+    var outcomes: [String: SendOutcome] = [:]
+    defer { publishPending(in: mark) }
+    // Each change is sent at most a few times here (a conflict resolved is sent again).
+    var sends = 0
+    while let entry = outbox.entries.first, sends < outbox.limit * 3 {
+      sends += 1
+      guard session.isCurrent(mark) else { break }
+      let result: Result<TaskModel?, RepositoryError>
+      do throws(RepositoryError) {
+        result = .success(try await taskRepo.send(entry.change, idempotencyKey: entry.id))
+      } catch {
+        result = .failure(error)
+      }
+      guard session.isCurrent(mark) else { break }
+      switch result {
+      case .success(let model):
+        outbox.remove(entry.id)
+        applySent(entry, model: model, outbox: outbox, mark: mark)
+        outcomes[entry.id] = .sent(model)
+      case .failure(.offline), .failure(.cancelled), .failure(.unauthorized):
+        // Not reached (or the session is being renewed): it waits, with its key.
+        return outcomes
+      case .failure(.server(let status, _)) where status >= 500 || status == 409:
+        // The server failed, or is still making it: sent again later, with its key.
+        return outcomes
+      case .failure(.server(412, _)):
+        guard await resolveConflict(entry, outbox: outbox, mark: mark) else { return outcomes }
+      case .failure(let error):
+        outbox.remove(entry.id)
+        await applyRefused(entry, error: error, outbox: outbox, mark: mark)
+        outcomes[entry.id] = .refused(error)
+      }
+    }
+    return outcomes
+  }
+
+  /// Tells the screens what the server saved.
+  private func applySent(
+    _ entry: Outbox<TaskWrite>.Entry, model: TaskModel?, outbox: Outbox<TaskWrite>,
+    mark: SessionGeneration.Mark
+  ) {
+    switch entry.change {
+    case .create(_, _, let temporaryID):
+      guard let model, let unsaved = Self.unsavedTask(entry.change) else { return }
+      // Later changes to the task now name it by the server's id.
+      outbox.rewrite { later in
+        switch later.change {
+        case .update(temporaryID, let projectID, let change, let base, _):
+          return .update(id: model.id, projectID: projectID, change, base: base, version: nil)
+        case .delete(temporaryID, let projectID):
+          return .delete(id: model.id, projectID: projectID)
+        default:
+          return later.change
+        }
+      }
+      let saved = Self.applyingPending(outbox.entries, to: TaskItem(model)) ?? TaskItem(model)
+      announce(.removed(unsaved), in: mark)
+      announce(.created(saved), in: mark)
+    case .update:
+      guard let model else { return }
+      let saved = TaskItem(model)
+      announce(.updated(Self.applyingPending(outbox.entries, to: saved) ?? saved), in: mark)
+    case .delete:
+      break
+    }
+  }
+
+  /// Undoes a change the server refused, and says so.
+  private func applyRefused(
+    _ entry: Outbox<TaskWrite>.Entry, error: RepositoryError, outbox: Outbox<TaskWrite>,
+    mark: SessionGeneration.Mark
+  ) async {
+    let reason = ServiceError(error).message
+    switch entry.change {
+    case .create(let projectID, let task, let temporaryID):
+      // Its later changes go with it.
+      outbox.rewrite { $0.change.taskID == temporaryID ? nil : $0.change }
+      if let unsaved = Self.unsavedTask(entry.change) { announce(.removed(unsaved), in: mark) }
+      notify(
+        ChangeNotice(
+          taskTitle: task.title, message: "“\(task.title)” was not created: \(reason)",
+          draft: TaskDraft(
+            projectID: projectID, title: task.title, body: task.body,
+            milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs)),
+        in: mark)
+    case .update(let id, let projectID, let change, let base, _):
+      let title = lastKnownTask(id: id)?.title ?? change.title ?? base.title ?? "a task"
+      let shown = lastKnownTask(id: id) ?? TaskItem(id: id, projectID: projectID, title: title)
+      switch await settle(shown, after: error) {
+      case .some(let current):
+        announce(.updated(Self.applyingPending(outbox.entries, to: current) ?? current), in: mark)
+      case .none:
+        outbox.rewrite { $0.change.taskID == id ? nil : $0.change }
+        announce(.removed(shown), in: mark)
+      }
+      notify(
+        ChangeNotice(taskTitle: title, message: "Your change to “\(title)” was undone: \(reason)"),
+        in: mark)
+    case .delete(let id, let projectID):
+      let shown =
+        lastKnownTask(id: id) ?? TaskItem(id: id, projectID: projectID, title: "a task")
+      if let current = await settle(shown, after: error) {
+        announce(.restored(current), in: mark)
+      }
+      notify(
+        ChangeNotice(
+          taskTitle: shown.title, message: "“\(shown.title)” was not deleted: \(reason)"),
+        in: mark)
+    }
+  }
+
+  /// A change refused because someone changed the task since (`412`): the fields only this
+  /// user changed are sent again, made to the server's version; a field both changed keeps
+  /// the server's value, and the user is told. Returns whether sending may go on (`false`: the
+  /// task could not be read: offline).
+  private func resolveConflict(
+    _ entry: Outbox<TaskWrite>.Entry, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark
+  ) async -> Bool {
+    guard case .update(let id, let projectID, let change, let base, _) = entry.change else {
+      outbox.remove(entry.id)
+      return true
+    }
+    let current: TaskModel
+    do throws(RepositoryError) {
+      current = try await taskRepo.task(id: id)
+    } catch .notFound(let message) {
+      outbox.remove(entry.id)
+      await applyRefused(entry, error: .notFound(message), outbox: outbox, mark: mark)
+      return true
+    } catch {
+      return false
+    }
+    guard session.isCurrent(mark) else { return false }
+    var kept = TaskChangeModel()
+    var keptBase = TaskChangeModel()
+    var theirs: [String] = []
+    if let title = change.title {
+      if current.title == base.title {
+        kept.title = title
+        keptBase.title = current.title
+      } else if current.title != title {
+        theirs.append("title")
+      }
+    }
+    if let isDone = change.isDone {
+      if current.isDone == base.isDone {
+        kept.isDone = isDone
+        keptBase.isDone = current.isDone
+      } else if current.isDone != isDone {
+        theirs.append("done state")
+      }
+    }
+    if kept == TaskChangeModel() {
+      outbox.remove(entry.id)
+      let server = TaskItem(current)
+      announce(.updated(Self.applyingPending(outbox.entries, to: server) ?? server), in: mark)
+    } else {
+      outbox.renew(
+        entry.id,
+        with: .update(
+          id: id, projectID: projectID, kept, base: keptBase, version: current.version))
+    }
+    if !theirs.isEmpty {
+      notify(
+        ChangeNotice(
+          taskTitle: current.title,
+          message:
+            "Someone else changed “\(current.title)” meanwhile: their "
+            + theirs.joined(separator: " and ") + " was kept."),
+        in: mark)
+    }
+    return true
+  }
+}
