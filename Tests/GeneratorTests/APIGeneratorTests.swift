@@ -368,7 +368,7 @@ struct APIGeneratorTests {
   /// file is a wall; a letter no name has any more loses its file (untouched, so nothing of the
   /// team's goes), and the kept text beside it goes too.
   @Test func aLargeDocumentsModelsAreSplitByLetter() throws {
-    func document(letters: String) -> String {
+    func document(letters: String, count: Int = 60) -> String {
       var lines = [
         "openapi: 3.0.0", "info: {title: A}", "paths:", "  /a:", "    get:",
         "      tags: [zq]", "      operationId: all", "      responses:", "        '200':",
@@ -377,7 +377,7 @@ struct APIGeneratorTests {
       ]
       var schemas = ["components:", "  schemas:"]
       for letter in letters {
-        for index in 0..<60 {
+        for index in 0..<count {
           let name = "\(letter)zq\(index)"
           lines.append(
             "                  p\(letter)\(index): {$ref: '#/components/schemas/\(name)'}")
@@ -410,6 +410,20 @@ struct APIGeneratorTests {
     #expect(!sandbox.exists("Modules/Repository/API/APIModels+B.swift"))
     #expect(!sandbox.exists(".trellis-gen/Modules/Repository/API/APIModels+B.swift"))
     #expect(sandbox.exists("Modules/Repository/API/APIModels+C.swift"))
+
+    // A letter of many models is split again, in order: no file is a wall.
+    try sandbox.write(document(letters: "D", count: 400), to: "api/big.yaml")
+    let many = sandbox.run("api", "api/big.yaml")
+    #expect(many.status == 0, "\(many.errors)")
+    let parts = try ["D", "D2", "D3"].map {
+      try sandbox.read("Modules/Repository/API/APIModels+\($0).swift")
+    }
+    #expect(parts[0].contains("public struct Dzq0Model"))
+    #expect(parts[2].contains("public struct Dzq399Model"))
+    for part in parts {
+      #expect(part.split(separator: "\n").count < Generator.modelLinesPerFile + 100)
+    }
+    #expect(!sandbox.exists("Modules/Repository/API/APIModels+A.swift"))
 
     // Below the size that splits: one file again, the letter files gone (their types are the
     // ones it declares, not a collision).

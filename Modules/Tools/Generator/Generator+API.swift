@@ -404,10 +404,12 @@ extension Generator {
     return false
   }
 
-  /// The most lines of models kept in one `APIModels.swift`; more are split by the first
-  /// letter of their names (`APIModels+A.swift`...), so no generated file is a wall (a document
-  /// of 1,400 schemas makes 26 files, not one of 80,000 lines) and a name always lands in the
-  /// same file.
+  /// The most lines of models kept in one `APIModels.swift`, and (but for one declaration
+  /// longer than it) in each file of a letter; more are split by the first letter of their
+  /// names (`APIModels+A.swift`...), and a letter of more into parts in the document's order
+  /// (`APIModels+G2.swift`...), so no generated file is a wall (a document of 1,400 schemas
+  /// makes about 40 files, not one of 80,000 lines) and they format side by side. A name keeps
+  /// its letter; a letter's part moves when models before it grow or shrink.
   static let modelLinesPerFile = 2000
 
   /// The models files: `APIModels.swift` with everything when it is short, else with what is
@@ -437,12 +439,30 @@ extension Generator {
         apiModelsPath,
         file(
           [
-            "// The models are in APIModels+<letter>.swift, by the first letter of their names."
+            "// The models are in APIModels+<letter>.swift, by the first letter of their names "
+              + "(a letter of many in APIModels+<letter>2.swift and on)."
           ] + shared)
       )
     ]
+    // A letter of many models is split again, in the document's order, so no file is a wall
+    // (and files format side by side: `swift format` takes a 26,000-line file seven times as
+    // long as one of 5,000 lines): `APIModels+G.swift`, `APIModels+G2.swift`...
     for letter in byLetter.keys.sorted() {
-      result.append(("\(apiFolder)/APIModels+\(letter).swift", file(byLetter[letter] ?? [])))
+      var parts: [[String]] = [[]]
+      var lines = 0
+      for declaration in byLetter[letter] ?? [] {
+        let count = declaration.split(separator: "\n").count
+        if lines > 0, lines + count > modelLinesPerFile {
+          parts.append([])
+          lines = 0
+        }
+        parts[parts.count - 1].append(declaration)
+        lines += count
+      }
+      for (index, part) in parts.enumerated() {
+        let suffix = index == 0 ? "" : String(index + 1)
+        result.append(("\(apiFolder)/APIModels+\(letter)\(suffix).swift", file(part)))
+      }
     }
     return result
   }

@@ -1158,6 +1158,8 @@ struct EndpointWriter {
     ]
     let exact = Set(call.failures.compactMap { Int($0.status) })
     var used: Set<Int> = []
+    // Each answer: a status only it stands for, the stub, and the body expected.
+    var rows: [(status: Int, stub: String, expected: String)] = []
     for item in call.failures {
       // A status only this answer stands for: its own, the range's first that no exact
       // status takes, or (for `default`) one that no other answer takes.
@@ -1181,21 +1183,35 @@ struct EndpointWriter {
       guard let status = candidates.first(where: { !taken($0) }) else { continue }
       used.insert(status)
       let sample = Self.topLevelSample(item.type)
-      let expected = call.failureEnum ? ".\(item.caseName)(\(sample))" : sample
-      lines += [
-        "    responder.answer(with: .iso8601JSON(\(sample)"
-          + (item.type.isOptional ? " as \(item.type.declared)" : "") + ", status: \(status)))",
-        "    let answer\(status) = \(invocation)",
-        "    if case .failure(let status, let body, _) = answer\(status) {",
-        "      #expect(status == \(status))",
-        "      #expect(body == \(expected))",
-        "    } else {",
-        "      Issue.record(",
-        "        \"\(status) was not read as an error answer: \\(answer\(status))\")",
-        "    }",
-      ]
+      rows.append(
+        (
+          status,
+          ".iso8601JSON(\(sample)" + (item.type.isOptional ? " as \(item.type.declared)" : "")
+            + ", status: \(status))",
+          call.failureEnum ? ".\(item.caseName)(\(sample))" : sample
+        ))
     }
-    lines.append("  }")
+    // One loop over a table: a document that types five errors for each of 250 operations
+    // gets a few lines per operation, not a block per status.
+    let failure = call.failureType ?? "Never"
+    lines.append("    let answers: [(status: Int, stub: HTTPStub, body: \(failure))] = [")
+    for row in rows {
+      lines.append("      (\(row.status), \(row.stub), \(row.expected)),")
+    }
+    lines += [
+      "    ]",
+      "    for (expected, stub, body) in answers {",
+      "      responder.answer(with: stub)",
+      "      let answer = \(invocation)",
+      "      guard case .failure(let status, let read, _) = answer else {",
+      "        Issue.record(\"\\(expected) was not read as an error answer: \\(answer)\")",
+      "        continue",
+      "      }",
+      "      #expect(status == expected)",
+      "      #expect(read == body)",
+      "    }",
+      "  }",
+    ]
     return lines
   }
 
