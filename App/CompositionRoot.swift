@@ -164,9 +164,13 @@ enum CompositionRoot {
 
     // MARK: Services
     let userService = UserServiceImpl(repo: userRepo, sessionState: authService.sessionState)
+    // Changes to tasks go through an outbox in the user's drafts folder: one made offline (or
+    // whose answer is lost) is shown at once, marked as not sent, kept across a quit, and sent
+    // with the same idempotency key when the network returns.
     let taskService = TaskServiceImpl(
       projectRepo: projectRepo, taskRepo: taskRepo, sessionState: authService.sessionState,
-      currentUser: userService.currentUser)
+      currentUser: userService.currentUser, outbox: Outbox(store: drafts, name: "tasks"),
+      reachability: reachabilityPlugin.isReachable)
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)

@@ -77,7 +77,11 @@ extension DemoBackend {
     else {
       throw .badRequest("An Idempotency-Key is 1 to 255 visible ASCII characters.")
     }
-    let fingerprint = "\(request.method.rawValue) \(request.path) \(Self.canonical(request.body))"
+    // The method, path, body and precondition: the same key with another of them is another
+    // request.
+    let fingerprint =
+      "\(request.method.rawValue) \(request.path) \(request.headers["If-Match"] ?? "") "
+      + Self.canonical(request.body)
     let record = "\(userID) \(key)"
     switch state.withLock({ $0.idempotency.begin(record, fingerprint: fingerprint) }) {
     case .new: break
@@ -119,17 +123,22 @@ extension DemoBackend {
     return body.base64EncodedString()
   }
 
-  /// The version an `If-Match` header asks for (`"3"`, `W/"3"` or `3`); `nil` without one.
-  /// `*` matches any version.
-  static func expectedVersion(in request: ServerRequest) throws(DemoFailure) -> Int? {
+  /// The versions an `If-Match` header accepts (`"3"`, or a list `"3", "4"`; a bare `3` is
+  /// taken too); `nil` without one, or for `*` (any version). A weak tag (`W/"3"`) matches no
+  /// version: `If-Match` compares strongly (RFC 9110, 13.1.1).
+  static func expectedVersions(in request: ServerRequest) throws(DemoFailure) -> Set<Int>? {
     guard let value = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces),
       value != "*"
     else { return nil }
-    let bare = value.hasPrefix("W/") ? String(value.dropFirst(2)) : value
-    let unquoted = bare.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-    guard let version = Int(unquoted) else {
-      throw .badRequest("If-Match takes a task's version, such as \"3\".")
+    var versions: Set<Int> = []
+    for tag in value.split(separator: ",") {
+      let tag = tag.trimmingCharacters(in: .whitespaces)
+      if tag.hasPrefix("W/") { continue }
+      guard let version = Int(tag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else {
+        throw .badRequest("If-Match takes a task's version, such as \"3\".")
+      }
+      versions.insert(version)
     }
-    return version
+    return versions
   }
 }

@@ -81,6 +81,15 @@ public final class DemoBackend: Sendable {
     try? createTask(elsewhereIn: projectID, title: title, by: userID).get()
   }
 
+  /// The titles of the tasks of `projectID` as the server has them, with whether each is done,
+  /// newest first (for tests that check what reached the server, and how many times).
+  public func taskTitles(projectID: Int) -> [(title: String, isDone: Bool)] {
+    state.withLock { state in
+      state.tasks.filter { $0.projectID == projectID }.sorted { $0.id > $1.id }
+        .map { ($0.title, $0.isDone) }
+    }
+  }
+
   /// Creates a task as another user, or says why not.
   func createTask(elsewhereIn projectID: Int, title: String, by userID: Int) -> Result<
     Int, DemoFailure

@@ -148,8 +148,31 @@ public final class TaskRepoImpl: TaskRepo {
     async throws(RepositoryError) -> TaskModel
   {
     defer { taskLists.invalidate(projectID) }
-    return try await requester.fetch(
-      .create(projectID: projectID, task, idempotencyKey: key), as: TaskModel.self)
+    return try await write(.create(projectID: projectID, task, idempotencyKey: key)) {
+      (response) throws(HTTPError) in
+      try response.decode(TaskModel.self, using: RepositoryCoding.decoder)
+    }
+  }
+
+  /// The statuses that ask for the same write again later (still being made, too many, too
+  /// early, timed out on the server's side): kept as `.server(status:_:)`, so an outbox can
+  /// tell them from a refusal (`409` would otherwise read as a validation error).
+  public static let tryAgainLaterStatuses: Set<Int> = [408, 409, 425, 429]
+
+  /// Sends the write `endpoint` and reads its answer with `read`, with repository errors.
+  private func write<Value>(
+    _ endpoint: TaskDataAPI, read: (HTTPResponse) throws(HTTPError) -> Value
+  ) async throws(RepositoryError) -> Value {
+    do {
+      return try read(try await requester.request(endpoint))
+    } catch {
+      if case .unacceptableStatus(let response) = error,
+        Self.tryAgainLaterStatuses.contains(response.status)
+      {
+        throw .server(status: response.status, RepositoryError(error).description)
+      }
+      throw RepositoryError(error)
+    }
   }
 
   /// See ``TaskRepo/task(id:)``. Not cached in memory: a task's screen shows it as it is; kept
@@ -195,9 +218,11 @@ public final class TaskRepoImpl: TaskRepo {
   {
     let store = store?.pinned()
     do {
-      let task = try await requester.fetch(
-        .update(id: id, change, idempotencyKey: key, expectedVersion: version),
-        as: TaskModel.self)
+      let task = try await write(
+        .update(id: id, change, idempotencyKey: key, expectedVersion: version)
+      ) { (response) throws(HTTPError) in
+        try response.decode(TaskModel.self, using: RepositoryCoding.decoder)
+      }
       taskLists.invalidate(task.projectID)
       if let store {
         if store.read(Self.taskKey(id)) != nil { store.keep(task, forKey: Self.taskKey(id)) }
@@ -221,7 +246,7 @@ public final class TaskRepoImpl: TaskRepo {
     defer { taskLists.invalidate(projectID) }
     let store = store?.pinned()
     do {
-      try await requester.send(.delete(id: id, idempotencyKey: key))
+      try await write(.delete(id: id, idempotencyKey: key)) { _ in }
     } catch .notFound {
       // Gone.
     }

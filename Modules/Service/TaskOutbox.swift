@@ -58,7 +58,7 @@ actor SerialJobs {
 /// server answered, and the pending changes on top of what the server shows.
 extension TaskServiceImpl {
   /// What became of a change once sent.
-  enum SendOutcome: Sendable {
+  enum SendOutcome: Sendable, Equatable {
     /// Saved; the task as the server now has it (`nil` for a delete).
     case sent(TaskModel?)
     /// Refused: undone, with why.
@@ -118,44 +118,52 @@ extension TaskServiceImpl {
   }
 
   /// Sends the outbox's changes in order, one at a time, until it is empty or the server
-  /// cannot be reached (the rest wait for the next send); returns what became of each sent.
-  /// Each answer is applied only in the session the send began in.
-  func sendWaiting(_ outbox: Outbox<TaskWrite>) async -> [String: SendOutcome] {
-    let mark = session.mark
-    var outcomes: [String: SendOutcome] = [:]
+  /// cannot be reached (the rest wait for the next send), in the session `mark` names (taken
+  /// before `outbox` was pinned). What became of each change whose caller waits is recorded in
+  /// ``awaited``. Each answer is applied only in that session.
+  func sendWaiting(_ outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark) async {
     defer { publishPending(in: mark) }
     // Each change is sent at most a few times here (a conflict resolved is sent again).
     var sends = 0
     while let entry = outbox.entries.first, sends < outbox.limit * 3 {
       sends += 1
-      guard session.isCurrent(mark) else { break }
+      guard session.isCurrent(mark) else { return }
       let result: Result<TaskModel?, RepositoryError>
       do throws(RepositoryError) {
         result = .success(try await taskRepo.send(entry.change, idempotencyKey: entry.id))
       } catch {
         result = .failure(error)
       }
-      guard session.isCurrent(mark) else { break }
+      guard session.isCurrent(mark) else { return }
       switch result {
       case .success(let model):
         outbox.remove(entry.id)
         applySent(entry, model: model, outbox: outbox, mark: mark)
-        outcomes[entry.id] = .sent(model)
-      case .failure(.offline), .failure(.cancelled), .failure(.unauthorized):
-        // Not reached (or the session is being renewed): it waits, with its key.
-        return outcomes
-      case .failure(.server(let status, _)) where status >= 500 || status == 409:
-        // The server failed, or is still making it: sent again later, with its key.
-        return outcomes
+        record(.sent(model), for: entry.id)
+      case .failure(.offline), .failure(.cancelled), .failure(.unauthorized),
+        .failure(.invalidResponse):
+        // Not reached, no answer it can read (the write may be made: the same key tells), or
+        // the session is being renewed: it waits, with its key.
+        return
+      case .failure(.server(let status, _))
+      where status >= 500 || TaskRepoImpl.tryAgainLaterStatuses.contains(status):
+        // The server failed, is still making it, or asks for later: sent again, with its key.
+        return
       case .failure(.server(412, _)):
-        guard await resolveConflict(entry, outbox: outbox, mark: mark) else { return outcomes }
+        guard await resolveConflict(entry, outbox: outbox, mark: mark) else { return }
       case .failure(let error):
         outbox.remove(entry.id)
         await applyRefused(entry, error: error, outbox: outbox, mark: mark)
-        outcomes[entry.id] = .refused(error)
+        record(.refused(error), for: entry.id)
       }
     }
-    return outcomes
+  }
+
+  /// Records what became of entry `id`, if its caller waits for it.
+  private func record(_ outcome: SendOutcome, for id: String) {
+    awaited.withLock { awaited in
+      if awaited[id] != nil { awaited[id] = .some(outcome) }
+    }
   }
 
   /// Tells the screens what the server saved.
@@ -164,13 +172,20 @@ extension TaskServiceImpl {
     mark: SessionGeneration.Mark
   ) {
     switch entry.change {
-    case .create(_, _, let temporaryID):
+    case .create(let projectID, _, let temporaryID):
       guard let model, let unsaved = Self.unsavedTask(entry.change) else { return }
+      savedIDs.withLock { $0[temporaryID] = model.id }
+      if deletedUnsaved.withLock({ $0.remove(temporaryID) }) != nil {
+        // Deleted while its creation was on its way: deleted on the server too.
+        _ = try? outbox.append(.delete(id: model.id, projectID: projectID))
+        return
+      }
       // Later changes to the task now name it by the server's id.
       outbox.rewrite { later in
         switch later.change {
         case .update(temporaryID, let projectID, let change, let base, _):
-          return .update(id: model.id, projectID: projectID, change, base: base, version: nil)
+          return .update(
+            id: model.id, projectID: projectID, change, base: base, version: model.version)
         case .delete(temporaryID, let projectID):
           return .delete(id: model.id, projectID: projectID)
         default:
@@ -180,8 +195,15 @@ extension TaskServiceImpl {
       let saved = Self.applyingPending(outbox.entries, to: TaskItem(model)) ?? TaskItem(model)
       announce(.removed(unsaved), in: mark)
       announce(.created(saved), in: mark)
-    case .update:
+    case .update(let id, _, _, _, _):
       guard let model else { return }
+      // Later changes to it were made on top of this one: to its new version.
+      outbox.rewrite { later in
+        guard case .update(id, let projectID, let change, let base, _) = later.change else {
+          return later.change
+        }
+        return .update(id: id, projectID: projectID, change, base: base, version: model.version)
+      }
       let saved = TaskItem(model)
       announce(.updated(Self.applyingPending(outbox.entries, to: saved) ?? saved), in: mark)
     case .delete:
@@ -189,12 +211,17 @@ extension TaskServiceImpl {
     }
   }
 
-  /// Undoes a change the server refused, and says so.
+  /// Undoes a change the server refused, and says so (unless its caller waits for it: the
+  /// error it throws says so).
   private func applyRefused(
     _ entry: Outbox<TaskWrite>.Entry, error: RepositoryError, outbox: Outbox<TaskWrite>,
     mark: SessionGeneration.Mark
   ) async {
     let reason = ServiceError(error).message
+    let isAwaited = awaited.withLock { $0[entry.id] != nil }
+    let notify = { (notice: ChangeNotice, mark: SessionGeneration.Mark) in
+      if !isAwaited { self.notify(notice, in: mark) }
+    }
     switch entry.change {
     case .create(let projectID, let task, let temporaryID):
       // Its later changes go with it.
@@ -206,30 +233,40 @@ extension TaskServiceImpl {
           draft: TaskDraft(
             projectID: projectID, title: task.title, body: task.body,
             milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs)),
-        in: mark)
+        mark)
     case .update(let id, let projectID, let change, let base, _):
-      let title = lastKnownTask(id: id)?.title ?? change.title ?? base.title ?? "a task"
-      let shown = lastKnownTask(id: id) ?? TaskItem(id: id, projectID: projectID, title: title)
-      switch await settle(shown, after: error) {
-      case .some(let current):
+      // As it was before the change (the screens show the change): the server did nothing.
+      var before =
+        lastKnownTask(id: id)
+        ?? TaskItem(id: id, projectID: projectID, title: base.title ?? change.title ?? "a task")
+      if let title = base.title { before.title = title }
+      if let isDone = base.isDone { before.isDone = isDone }
+      let current = await settle(before, after: error)
+      guard session.isCurrent(mark) else { return }
+      if let current {
         announce(.updated(Self.applyingPending(outbox.entries, to: current) ?? current), in: mark)
-      case .none:
+      } else {
         outbox.rewrite { $0.change.taskID == id ? nil : $0.change }
-        announce(.removed(shown), in: mark)
-      }
-      notify(
-        ChangeNotice(taskTitle: title, message: "Your change to “\(title)” was undone: \(reason)"),
-        in: mark)
-    case .delete(let id, let projectID):
-      let shown =
-        lastKnownTask(id: id) ?? TaskItem(id: id, projectID: projectID, title: "a task")
-      if let current = await settle(shown, after: error) {
-        announce(.restored(current), in: mark)
+        announce(.removed(before), in: mark)
       }
       notify(
         ChangeNotice(
-          taskTitle: shown.title, message: "“\(shown.title)” was not deleted: \(reason)"),
-        in: mark)
+          taskTitle: before.title,
+          message: "Your change to “\(before.title)” was undone: \(reason)"),
+        mark)
+    case .delete(let id, _):
+      // The screens forgot it: read again, and back as the server has it.
+      let current: TaskModel?
+      do throws(RepositoryError) {
+        current = try await taskRepo.task(id: id)
+      } catch {
+        current = nil
+      }
+      guard session.isCurrent(mark) else { return }
+      let title = current?.title ?? "A task"
+      if let current { announce(.restored(TaskItem(current)), in: mark) }
+      notify(
+        ChangeNotice(taskTitle: title, message: "“\(title)” was not deleted: \(reason)"), mark)
     }
   }
 
@@ -241,15 +278,21 @@ extension TaskServiceImpl {
     _ entry: Outbox<TaskWrite>.Entry, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark
   ) async -> Bool {
     guard case .update(let id, let projectID, let change, let base, _) = entry.change else {
+      // Only a change names a version; a refusal all the same.
       outbox.remove(entry.id)
+      let error = RepositoryError.server(status: 412, "The server refused it as out of date.")
+      await applyRefused(entry, error: error, outbox: outbox, mark: mark)
+      record(.refused(error), for: entry.id)
       return true
     }
     let current: TaskModel
     do throws(RepositoryError) {
       current = try await taskRepo.task(id: id)
     } catch .notFound(let message) {
+      guard session.isCurrent(mark) else { return false }
       outbox.remove(entry.id)
       await applyRefused(entry, error: .notFound(message), outbox: outbox, mark: mark)
+      record(.refused(.notFound(message)), for: entry.id)
       return true
     } catch {
       return false

@@ -117,6 +117,17 @@ public final class TaskServiceImpl: TaskService {
   public let notices = Broadcast<ChangeNotice>()
   /// What sends the outbox when the network returns or a session begins.
   private let outboxObservations = Lock<[ObservationToken]>([])
+  /// The outbox entries whose caller waits for their answer (and is told of a refusal by the
+  /// error it throws, not by a notice as well), with what became of each once sent (by
+  /// whichever send sent it).
+  let awaited = Lock<[String: SendOutcome?]>([:])
+  /// The server's id of each task created here since the launch, by its temporary id: a
+  /// change made to the temporary task after it was saved (a screen still showing it) goes to
+  /// the saved one. (Kept in memory: what waits in the outbox is rewritten when saved.)
+  let savedIDs = Lock<[Int: Int]>([:])
+  /// The temporary tasks deleted while their creation was being sent: once saved, they are
+  /// deleted on the server too.
+  let deletedUnsaved = Lock<Set<Int>>([])
 
   /// The most tasks ``lastKnownTask(id:)`` remembers.
   public static let seenLimit = 2000
@@ -189,18 +200,12 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/sendPendingChanges()``.
   public func sendPendingChanges() async {
-    _ = await sendThroughOutbox()
-  }
-
-  /// Sends what waits, after the sends before; what became of each change sent.
-  private func sendThroughOutbox() async -> [String: SendOutcome] {
-    guard let outbox else { return [:] }
-    let results = Lock([String: SendOutcome]())
+    guard let outbox else { return }
     await sends.run { [self] in
-      let outcomes = await sendWaiting(outbox.pinned())
-      results.withLock { $0 = outcomes }
+      // The session first, then its user's outbox: never one user's outbox in another's.
+      let mark = session.mark
+      await sendWaiting(outbox.pinned(), mark: mark)
     }
-    return results.withLock { $0 }
   }
 
   /// Publishes the pending changes, if the session is still the one `mark` names.
@@ -216,9 +221,10 @@ public final class TaskServiceImpl: TaskService {
   }
 
   /// Keeps `write` in the outbox, shows it pending, and sends what waits; what became of it
-  /// (`nil`: it waits).
+  /// (`nil`: it waits). When the outbox is full, `undo` takes back what was shown, and it
+  /// throws.
   private func sendThroughOutbox(
-    _ write: TaskWrite, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark
+    _ write: TaskWrite, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark, undo: TaskChange
   )
     async throws(ServiceError) -> SendOutcome?
   {
@@ -226,12 +232,20 @@ public final class TaskServiceImpl: TaskService {
     do {
       entry = try outbox.append(write)
     } catch {
+      announce(undo, in: mark)
       throw ServiceError(
         .invalidInput,
         "\(outbox.limit) changes are waiting to be sent already. Connect to send them first.")
     }
     publishPending(in: mark)
-    return await sendThroughOutbox()[entry.id]
+    awaited.withLock { $0[entry.id] = .some(nil) }
+    await sendPendingChanges()
+    return awaited.withLock { $0.removeValue(forKey: entry.id) } ?? nil
+  }
+
+  /// `id`, or the server's id of the task created here as `id` (temporary) and saved since.
+  func currentID(_ id: Int) -> Int {
+    id < 0 ? savedIDs.withLock { $0[id] } ?? id : id
   }
 
   /// See ``TaskService/lastKnownTask(id:)``.
@@ -266,7 +280,15 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/storedTasks(projectID:)``.
   public func storedTasks(projectID: Int) -> Stored<TaskPage>? {
-    taskRepo.storedTasks(projectID: projectID)?.map { TaskPage($0) }
+    guard let stored = taskRepo.storedTasks(projectID: projectID)?.map({ TaskPage($0) }) else {
+      return nil
+    }
+    // The changes waiting, on top of the rows kept (a launch offline shows them too).
+    guard let outbox else { return stored }
+    let entries = outbox.entries
+    return stored.map {
+      Self.applyingPending(entries, to: $0, projectID: projectID, isFirst: true)
+    }
   }
 
   /// Sends `change`, remembering the task as it now is (forgetting a removed one), if the
@@ -404,11 +426,12 @@ public final class TaskServiceImpl: TaskService {
     announce(.updated(changed), in: mark)
     if let outbox {
       let write = TaskWrite.update(
-        id: task.id, projectID: task.projectID, TaskChangeModel(title: title, isDone: isDone),
+        id: currentID(task.id), projectID: task.projectID,
+        TaskChangeModel(title: title, isDone: isDone),
         base: TaskChangeModel(
           title: title == nil ? nil : task.title, isDone: isDone == nil ? nil : task.isDone),
         version: task.version)
-      switch try await sendThroughOutbox(write, outbox: outbox, mark: mark) {
+      switch try await sendThroughOutbox(write, outbox: outbox, mark: mark, undo: .updated(task)) {
       case .sent(let model?)?: return TaskItem(model)
       case .refused(let error)?: throw ServiceError(error)
       case .sent(nil)?, nil: return changed  // waits, shown pending
@@ -470,14 +493,18 @@ public final class TaskServiceImpl: TaskService {
     let mark = session.mark
     announce(.removed(task), in: mark)
     if let outbox {
-      if task.isUnsaved {
-        // Never sent: it and its changes leave the outbox, and nothing goes to the server.
-        outbox.rewrite { $0.change.taskID == task.id ? nil : $0.change }
+      let id = currentID(task.id)
+      if id < 0 {
+        // Never saved: it and its changes leave the outbox, and nothing goes to the server
+        // (if its creation is being sent now, the saved task is deleted once it answers).
+        deletedUnsaved.withLock { _ = $0.insert(id) }
+        outbox.rewrite { $0.change.taskID == id ? nil : $0.change }
         publishPending(in: mark)
         return
       }
-      let write = TaskWrite.delete(id: task.id, projectID: task.projectID)
-      if case .refused(let error)? = try await sendThroughOutbox(write, outbox: outbox, mark: mark)
+      let write = TaskWrite.delete(id: id, projectID: task.projectID)
+      if case .refused(let error)? = try await sendThroughOutbox(
+        write, outbox: outbox, mark: mark, undo: .restored(task))
       {
         throw ServiceError(error)
       }
@@ -506,12 +533,14 @@ public final class TaskServiceImpl: TaskService {
       // Shown at once under a temporary id, which the server's replaces when it is saved.
       let write = TaskWrite.create(
         projectID: draft.projectID, model, temporaryID: Self.temporaryID())
-      if let unsaved = Self.unsavedTask(write) { announce(.created(unsaved), in: mark) }
-      switch try await sendThroughOutbox(write, outbox: outbox, mark: mark) {
+      guard let unsaved = Self.unsavedTask(write) else { throw Self.sessionChanged }
+      announce(.created(unsaved), in: mark)
+      switch try await sendThroughOutbox(
+        write, outbox: outbox, mark: mark, undo: .removed(unsaved))
+      {
       case .sent(let model?)?: return TaskItem(model)
       case .refused(let error)?: throw ServiceError(error)
-      case .sent(nil)?, nil:
-        return Self.unsavedTask(write) ?? TaskItem(id: 0, projectID: 0, title: "")
+      case .sent(nil)?, nil: return unsaved
       }
     }
     let task: TaskItem

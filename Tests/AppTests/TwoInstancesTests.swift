@@ -86,6 +86,8 @@ struct TwoInstancesTests {
     while !FileManager.default.fileExists(atPath: session.path), ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(50))
     }
+    try #require(
+      FileManager.default.fileExists(atPath: session.path), "the first copy never signed in")
   }
 
   /// Sends both copies a round a second, at least `minimum` rounds and at most 40, until

@@ -137,17 +137,29 @@ struct IdempotencyTests {
     #expect(try failure(stale).code == "version_mismatch")
     let now = try decode(Wire.Task.self, await client.call(.get, "/tasks/\(taskID)", token: token))
     #expect(now.title == "Theirs" && now.version == 2)
-    // The current version (quoted, weak or bare), or `*`, is accepted.
-    for match in ["W/\"2\"", "3", "*"] {
+    // A weak tag never matches (strong comparison).
+    let weak = await client.call(
+      .patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":true}"#,
+      headers: ["If-Match": "W/\"2\""])
+    #expect(weak.status == 412)
+    // The current version (quoted, bare, in a list), or `*`, is accepted.
+    for match in ["\"2\"", "3", "\"1\", \"4\"", "*"] {
       let response = await client.call(
         .patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":true}"#,
         headers: ["If-Match": match])
       #expect(response.status == 200, "\(match)")
     }
     let garbled = await client.call(
-      .patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":true}"#,
-      headers: ["If-Match": "\"v2\""])
+      .patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":false}"#,
+      headers: ["If-Match": "\"v2\"", "Idempotency-Key": "fixed-later"])
     #expect(garbled.status == 400)
+    // Not remembered: the same key with the header corrected is made.
+    let current = try decode(
+      Wire.Task.self, await client.call(.get, "/tasks/\(taskID)", token: token))
+    let corrected = await client.call(
+      .patch, "/tasks/\(taskID)", token: token, json: #"{"isDone":false}"#,
+      headers: ["If-Match": "\"\(current.version)\"", "Idempotency-Key": "fixed-later"])
+    #expect(corrected.status == 200)
   }
 
   @Test func theRecordsAreBounded() {

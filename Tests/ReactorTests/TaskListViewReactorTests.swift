@@ -55,6 +55,57 @@ struct TaskListViewReactorTests {
     #expect(tasks.taskLoads == ["2 force"])
   }
 
+  /// Changes not sent yet (made offline) mark their rows and are counted; a task created
+  /// offline is on top at once, before any server has it; a change undone when the server
+  /// finally answered it is an alert wherever the list is.
+  @Test func changesNotSentYetAreMarkedAndCounted() async throws {
+    let tasks = FakeTaskService()
+    tasks.setTasks([
+      TaskItem(id: 7, projectID: 1, title: "Fix the crash"),
+      TaskItem(id: 8, projectID: 1, title: "Ship it"),
+    ])
+    tasks.pending.send(PendingChanges(taskIDs: [8], count: 1))
+    let tester = ReactorTester(
+      TaskListViewReactor(serviceProvider: TestServices(taskService: tasks)))
+    tester.send(.load)
+    try await tester.expect { $0.pending = PendingChanges(taskIDs: [8], count: 1) }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect { $0.projects = projects }
+    try await tester.expectActions(.selectProject(1))
+    try await tester.expect { $0.projectID = 1 }
+    try await tester.expect { $0.isLoading = true }
+    try await tester.expect {
+      $0.tasks = [
+        Choice(id: 8, title: "Ship it", detail: "#8"),
+        Choice(id: 7, title: "Fix the crash", detail: "#7"),
+      ]
+    }
+    try await tester.expect { $0.isLoading = false }
+    #expect(tester.lastAssertedState.rows.map(\.detail) == ["#8 · not sent yet", "#7"])
+    #expect(
+      tester.lastAssertedState.pendingNotice
+        == "1 change not sent yet: it is sent when the connection is back.")
+
+    let unsaved = TaskItem(id: -5, projectID: 1, title: "Made offline")
+    tasks.changes.send(.created(unsaved))
+    try await tester.expect {
+      $0.tasks.insert(Choice(id: -5, title: "Made offline", detail: "new"), at: 0)
+    }
+    tasks.pending.send(PendingChanges(taskIDs: [8, -5], count: 2))
+    try await tester.expect { $0.pending = PendingChanges(taskIDs: [8, -5], count: 2) }
+    #expect(tester.lastAssertedState.rows.first?.detail == "new · not sent yet")
+    #expect(
+      tester.lastAssertedState.pendingNotice
+        == "2 changes not sent yet: they are sent when the connection is back.")
+
+    let notice = ChangeNotice(
+      taskTitle: "Ship it", message: "Your change to “Ship it” was undone: gone.")
+    tasks.notices.send(notice)
+    try await tester.expectEvents(
+      .alert(title: "A change was not saved", message: notice.message))
+    try await tester.finish()
+  }
+
   /// The live connection dropped while the list was shown (a tunnel): what the server
   /// announced meanwhile may never arrive (a server that cannot replay it). When the connection
   /// is live again the list reloads, though no load of it failed; the first connection after

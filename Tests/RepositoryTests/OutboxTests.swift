@@ -70,8 +70,8 @@ struct OutboxTests {
     #expect(outbox.entries.map(\.change.taskID) == [1, 2, 3])
   }
 
-  /// An entry that no longer reads (cut, or of a model that changed) is skipped with a log line;
-  /// the others are kept, and so is a whole file that does not read, untouched, logged.
+  /// An entry that no longer reads (cut, or of a model that changed) is skipped with a log line,
+  /// and the others are kept; a whole file that does not read is logged and read as empty.
   @Test func aCorruptEntryIsSkippedAndTheOthersKept() throws {
     let store = MemoryLocalStore()
     let sink = MemoryLogSink()

@@ -171,23 +171,28 @@ struct TaskOutboxTests {
 
   @Test func changesMadeOfflineArePendingSurviveARelaunchAndAreSentOnceInOrder() async throws {
     let world = world()
-    let service = world.launch()
-    let page = try await service.tasks(projectID: 1, matching: "", after: nil, forceRefresh: true)
-    let (spec, build, idea) = (page.tasks[2], page.tasks[1], page.tasks[0])
-    world.server.set(.down)
-    world.reachability.send(false)
+    // The first launch, gone before the next (one app on the device's store at a time).
+    do {
+      let service = world.launch()
+      let page = try await service.tasks(
+        projectID: 1, matching: "", after: nil, forceRefresh: true)
+      let (spec, build, idea) = (page.tasks[2], page.tasks[1], page.tasks[0])
+      world.server.set(.down)
+      world.reachability.send(false)
 
-    // Mark done, rename, create and delete, offline: each shown at once, none refused.
-    let done = try await service.updateTask(spec, title: nil, isDone: true)
-    #expect(done.isDone)
-    let renamed = try await service.updateTask(build, title: "Fix the build on Linux", isDone: nil)
-    #expect(renamed.title == "Fix the build on Linux")
-    let created = try await service.createTask(TaskDraft(projectID: 1, title: "Ship offline"))
-    #expect(created.isUnsaved)
-    try await service.deleteTask(idea)
-    #expect(service.pending.value.count == 4)
-    #expect(service.pending.value.taskIDs == [1, 2, 3, created.id])
-    #expect(world.server.writes.isEmpty)
+      // Mark done, rename, create and delete, offline: each shown at once, none refused.
+      let done = try await service.updateTask(spec, title: nil, isDone: true)
+      #expect(done.isDone)
+      let renamed = try await service.updateTask(
+        build, title: "Fix the build on Linux", isDone: nil)
+      #expect(renamed.title == "Fix the build on Linux")
+      let created = try await service.createTask(TaskDraft(projectID: 1, title: "Ship offline"))
+      #expect(created.isUnsaved)
+      try await service.deleteTask(idea)
+      #expect(service.pending.value.count == 4)
+      #expect(service.pending.value.taskIDs == [1, 2, 3, created.id])
+      #expect(world.server.writes.isEmpty)
+    }
 
     // Quit, and launch again, still offline: the changes are still there, and the list read
     // from the server (back for a moment to read, not to write) shows them on top of its rows.
@@ -305,27 +310,41 @@ struct TaskOutboxTests {
     let first = await iterator.next()
     let second = await iterator.next()
     #expect(
-      first?.message == "Your change to “Revived” was undone: There is no task 3 in your projects.")
+      first?.message
+        == "Your change to “Old idea” was undone: There is no task 3 in your projects.")
     #expect(
       second?.message
         == "“Not here” was not created: Viewers cannot create tasks in Design System.")
     #expect(second?.draft?.body == "typed")
   }
 
-  /// One user's waiting changes are never sent in another's session.
+  /// One user's waiting changes are never sent in another's session: the outbox lives in the
+  /// user's own store, which another user's sign-in does not read; the first user finds them
+  /// again when they come back before anyone else signs in (the server ended their session).
   @Test func anotherUsersSessionSendsNothingOfTheFirsts() async throws {
-    let world = world()
-    let service = world.launch()
+    let server = MemoryTaskServer(tasks: [MemoryTaskServer.task(1, "Write the spec")])
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-outbox-users-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = UserLocalStore(root: root)
+    store.setUser(1)
+    let session = Relay(SessionState.signedIn(.alice))
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(), taskRepo: server, sessionState: session,
+      outbox: Outbox(store: store, name: "tasks"))
     let task = try await service.task(id: 1)
-    world.server.set(.down)
+    server.set(.down)
     _ = try await service.updateTask(task, title: "Alice's", isDone: nil)
     #expect(service.pending.value.count == 1)
-    world.session.send(.signedOut)
-    world.store.removeAll()  // the sign-out erases the user's store
-    world.session.send(.signedIn(User(.bob)))
+    // The server ends Alice's session: her folder is set aside; Bob signs in.
+    store.setAside()
+    session.send(.expired(reason: "gone"))
+    store.setUser(2)
+    session.send(.signedIn(User(.bob)))
     #expect(service.pending.value.count == 0)
-    world.server.set(.up)
+    server.set(.up)
     await service.sendPendingChanges()
-    #expect(world.server.writes.isEmpty)
+    #expect(server.writes.isEmpty)
+    #expect(server.stored(1)?.title == "Write the spec")
   }
 }

@@ -80,6 +80,10 @@ public final class FakeTaskService: TaskService {
   public let changeAnswers = KeyedGate<Int, ServiceError?>()
   /// See ``TaskService/changes``.
   public let changes = Broadcast<TaskChange>()
+  /// See ``TaskService/pending``: what a test sends.
+  public let pending = Relay(PendingChanges())
+  /// See ``TaskService/notices``: what a test sends.
+  public let notices = Broadcast<ChangeNotice>()
   /// How many tasks a page has.
   public let pageSize: Int
   private struct State {

@@ -48,8 +48,9 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
   private let key: String
   private let logger: Logger
   private let now: @Sendable () -> Date
-  /// Each read, change and write in this process one at a time.
-  private let serial = Lock(())
+  /// Each read, change and write in this process one at a time (shared with the outboxes
+  /// ``pinned()`` makes).
+  private let serial: Lock<Void>
 
   /// An outbox named `name` in `store` (its key there: `outbox.v1.<name>`), of at most `limit`
   /// changes; `now` dates them.
@@ -62,24 +63,28 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
     self.limit = max(1, limit)
     self.logger = logger
     self.now = now
+    serial = Lock(())
   }
 
   private init(
     store: any LocalStore, key: String, limit: Int, logger: Logger,
-    now: @escaping @Sendable () -> Date
+    now: @escaping @Sendable () -> Date, serial: Lock<Void>
   ) {
     self.store = store
     self.key = key
     self.limit = limit
     self.logger = logger
     self.now = now
+    self.serial = serial
   }
 
   /// The outbox as it is now, for work that ends later (a send): over the store's
   /// ``LocalStore/pinned()``, so what that work changes after a sign-out goes nowhere, never
-  /// into the next user's outbox.
+  /// into the next user's outbox. It shares this outbox's lock (copies of a ``Lock`` share
+  /// it), so a change made here and one made there never meet halfway.
   public func pinned() -> Outbox {
-    Outbox(store: store.pinned(), key: key, limit: limit, logger: logger, now: now)
+    Outbox(
+      store: store.pinned(), key: key, limit: limit, logger: logger, now: now, serial: serial)
   }
 
   /// The changes, oldest first.

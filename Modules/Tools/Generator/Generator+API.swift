@@ -451,7 +451,7 @@ extension Generator {
       var parts: [[String]] = [[]]
       var lines = 0
       for declaration in byLetter[letter] ?? [] {
-        let count = declaration.split(separator: "\n").count
+        let count = declaration.split(separator: "\n", omittingEmptySubsequences: false).count + 1
         if lines > 0, lines + count > modelLinesPerFile {
           parts.append([])
           lines = 0

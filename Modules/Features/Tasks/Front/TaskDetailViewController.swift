@@ -73,6 +73,7 @@ public final class TaskDetailViewController: ReactorViewController<TaskDetailVie
       notice.append(
         .button(Button("Retry", isEnabled: !state.isLoading) { reactor.send(.load) }))
     }
+    if let pending = state.pendingNotice { notice.append(.text(pending, style: .dim)) }
     var elements: [Element] =
       notice + [
         .heading(detail.title),

@@ -25,9 +25,10 @@ public final class TaskListViewController: ReactorViewController<TaskListViewRea
   public override func body() -> [Element] {
     let reactor = reactor
     let projects = state.projects
-    let tasks = state.tasks
+    let tasks = state.rows
     var elements: [Element] = []
     if let notice = state.offlineNotice { elements += [.text(notice, style: .warning), .spacer] }
+    if let notice = state.pendingNotice { elements += [.text(notice, style: .dim), .spacer] }
     if let notice = state.storedNotice { elements += [.text(notice, style: .dim), .spacer] }
     elements += [
       .list(

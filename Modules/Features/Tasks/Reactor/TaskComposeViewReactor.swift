@@ -327,15 +327,22 @@ public final class TaskComposeViewReactor: ReactorProtocol {
         .run { emit in
           // The project's context failed to arrive (the form was filled in offline): fetch it
           // now, so the permission is known before the task is sent.
+          // Still offline: the task service keeps the task to send when the network returns
+          // (with an outbox), and the server checks the permission then (a refusal comes back
+          // as a notice, with the text kept); without one, the save fails offline below.
           if needsContext {
-            let context = try await taskService.projectContext(projectID: projectID)
-            emit(.setContext(context))
-            guard context.permissions.canCreateTasks else {
-              emit.event(
-                .alert(
-                  title: "Could not save the task",
-                  message: "You cannot create tasks in this project."))
-              return
+            do {
+              let context = try await taskService.projectContext(projectID: projectID)
+              emit(.setContext(context))
+              guard context.permissions.canCreateTasks else {
+                emit.event(
+                  .alert(
+                    title: "Could not save the task",
+                    message: "You cannot create tasks in this project."))
+                return
+              }
+            } catch let error as ServiceError where error.kind == .offline {
+              // (The permission is not known: the server decides.)
             }
           }
           let task = try await taskService.createTask(draft)

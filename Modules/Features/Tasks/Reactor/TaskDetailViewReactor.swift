@@ -47,6 +47,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case cancelDelete
     /// The connection to the server changed (merged from the connection service).
     case connectionChanged(ConnectionState)
+    /// Whether the task has a change not sent yet changed (merged from the task service).
+    case pendingChanged(Bool)
   }
 
   /// State changes.
@@ -75,6 +77,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case setConfirmingDelete(Bool)
     /// Whether a change is being sent.
     case setSaving(Bool)
+    /// Whether the task has a change not sent yet.
+    case setPending(Bool)
   }
 
   /// One-shot outputs.
@@ -159,6 +163,14 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       return "Showing the task \(storedAge) while it loads."
     }
 
+    /// Whether the task has a change the server has not confirmed yet (made offline).
+    public var isPending = false
+
+    /// What the screen says about a change not sent yet.
+    public var pendingNotice: String? {
+      isPending ? "Not sent yet: the change is sent when the connection is back." : nil
+    }
+
     /// Whether a title was typed that is not saved.
     public var hasUnsavedTitle: Bool {
       guard let titleDraft, let task else { return false }
@@ -192,7 +204,9 @@ public final class TaskDetailViewReactor: ReactorProtocol {
 
   /// Connection changes come in as actions.
   public func transform(action: ReactorStream<Action>) -> ReactorStream<Action> {
-    action.merge(services.connectionService.state.changes) { .connectionChanged($0) }
+    let taskID = initialState.taskID
+    return action.merge(services.connectionService.state.changes) { .connectionChanged($0) }
+      .merge(services.taskService.pending.changes) { .pendingChanged($0.taskIDs.contains(taskID)) }
   }
 
   /// Loads the task; changes it.
@@ -220,7 +234,9 @@ public final class TaskDetailViewReactor: ReactorProtocol {
           Effect.just(
             .setStoredDetail($0.value.task, $0.value.detail, age: ageText.asOf($0.storedAt)))
         } ?? .none
+      let isPending = taskService.pending.value.taskIDs.contains(taskID)
       return .concat(
+        isPending == state.isPending ? .none : .just(.setPending(isPending)),
         showStored,
         stored != nil ? restoreDraft : .none,
         preview != state.preview ? .just(.setPreview(preview)) : .none,
@@ -256,6 +272,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       return mutate(action: .load)
     case .connectionChanged:
       return .none
+    case .pendingChanged(let isPending):
+      return isPending == state.isPending ? .none : .just(.setPending(isPending))
     case .openAttachment(let fileID):
       // A terminal cannot show the file: it says what it is.
       guard let file = state.detail?.attachments.first(where: { $0.id == fileID }) else {
@@ -452,6 +470,7 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case .setTitleProblem(let problem): state.titleProblem = problem
     case .setConfirmingDelete(let isConfirming): state.isConfirmingDelete = isConfirming
     case .setSaving(let isSaving): state.isSaving = isSaving
+    case .setPending(let isPending): state.isPending = isPending
     }
     return state
   }

@@ -41,6 +41,11 @@ public final class TaskListViewReactor: ReactorProtocol {
     case taskChanged(TaskChange)
     /// The connection to the server changed (merged from the connection service).
     case connectionChanged(ConnectionState)
+    /// The changes not sent yet changed (merged from the task service).
+    case pendingChanged(PendingChanges)
+    /// A change made offline was undone when the server answered it (merged from the task
+    /// service).
+    case changeUndone(ChangeNotice)
   }
 
   /// State changes.
@@ -69,6 +74,8 @@ public final class TaskListViewReactor: ReactorProtocol {
     case setMayHaveMissedEvents(Bool)
     /// A task changed in this app: its row changes, goes or comes back.
     case apply(TaskChange)
+    /// The changes not sent yet.
+    case setPending(PendingChanges)
   }
 
   /// One-shot outputs: alerts and toasts, which the screen shows by itself.
@@ -99,6 +106,28 @@ public final class TaskListViewReactor: ReactorProtocol {
     /// When the rows shown were stored on the device (`as of 14:02`), while they are not yet
     /// the server's answer; `nil` once they are.
     public var storedAge: String?
+    /// The changes made here that the server has not confirmed yet.
+    public var pending = PendingChanges()
+
+    /// The rows as shown: a task with a change not sent yet says so.
+    public var rows: [Choice] {
+      guard !pending.taskIDs.isEmpty else { return tasks }
+      return tasks.map { row in
+        guard pending.taskIDs.contains(row.id) else { return row }
+        var marked = row
+        marked.detail = row.detail.isEmpty ? "not sent yet" : row.detail + " · not sent yet"
+        return marked
+      }
+    }
+
+    /// How many changes wait to be sent, when any do.
+    public var pendingNotice: String? {
+      switch pending.count {
+      case 0: nil
+      case 1: "1 change not sent yet: it is sent when the connection is back."
+      default: "\(pending.count) changes not sent yet: they are sent when the connection is back."
+      }
+    }
 
     /// Whether more tasks than those shown match.
     public var hasMore: Bool { nextCursor != nil }
@@ -171,6 +200,8 @@ public final class TaskListViewReactor: ReactorProtocol {
       .merge(services.connectionService.events.events) { .serverEvent($0) }
       .merge(services.taskService.changes.events) { .taskChanged($0) }
       .merge(services.connectionService.state.changes) { .connectionChanged($0) }
+      .merge(services.taskService.pending.changes) { .pendingChanged($0) }
+      .merge(services.taskService.notices.events) { .changeUndone($0) }
   }
 
   /// Loads projects, pages and searches; applies changes.
@@ -179,7 +210,10 @@ public final class TaskListViewReactor: ReactorProtocol {
     let state = currentState
     switch action {
     case .load:
+      // The changes waiting since before the screen (later ones come in as actions).
+      let pending = taskService.pending.value
       return .concat(
+        pending == state.pending ? .none : .just(.setPending(pending)),
         storedStart(),
         .just(.setLoading(true)),
         .run { [weak self] emit in
@@ -232,6 +266,13 @@ public final class TaskListViewReactor: ReactorProtocol {
       return loadTasks(task.projectID, forceRefresh: true, keeping: state.tasks.count)
     case .serverEvent(.sessionRevoked):
       return .none
+    case .taskChanged(.created(let task)) where task.isUnsaved:
+      // Created here and not saved yet (offline): on top of its project's list at once; the
+      // server's task replaces it once sent.
+      guard task.projectID == state.projectID else {
+        return .concat(.just(.setProject(task.projectID)), .just(.apply(.created(task))))
+      }
+      return .just(.apply(.created(task)))
     case .taskChanged(.created(let task)):
       // Created in this app (from "New task" here or elsewhere): its project, loaded afresh.
       return .concat(
@@ -253,6 +294,10 @@ public final class TaskListViewReactor: ReactorProtocol {
     case .connectionChanged(.connecting):
       // The first connection since sign-in: nothing was live before it.
       return .none
+    case .pendingChanged(let pending):
+      return pending == state.pending ? .none : .just(.setPending(pending))
+    case .changeUndone(let notice):
+      return .event(.alert(title: "A change was not saved", message: notice.message))
     }
   }
 
@@ -360,7 +405,7 @@ public final class TaskListViewReactor: ReactorProtocol {
 
   /// A task as the list shows it.
   static func row(_ task: TaskItem) -> Choice {
-    var details = ["#\(task.id)"]
+    var details = [task.isUnsaved ? "new" : "#\(task.id)"]
     if task.isDone { details.append("done") }
     if !task.attachments.isEmpty {
       details.append(
@@ -422,8 +467,14 @@ public final class TaskListViewReactor: ReactorProtocol {
       else { break }
       let index = state.tasks.firstIndex { $0.id < task.id } ?? state.tasks.endIndex
       state.tasks.insert(Self.row(task), at: index)
-    case .apply(.created):
-      break  // `mutate` reloads the task's project instead.
+    case .apply(.created(let task)):
+      // One not saved yet goes on top (`mutate` reloads the project for a saved one).
+      guard task.isUnsaved, task.projectID == state.projectID,
+        !state.tasks.contains(where: { $0.id == task.id })
+      else { break }
+      state.tasks.insert(Self.row(task), at: 0)
+    case .setPending(let pending):
+      state.pending = pending
     }
     return state
   }

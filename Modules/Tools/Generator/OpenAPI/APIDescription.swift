@@ -1220,8 +1220,16 @@ private struct SchemaReader {
     -> [APIDescription.ErrorAnswer]
   {
     guard let responses = value?.object else { return [] }
-    let keys = responses.keys.map { $0.uppercased() == "DEFAULT" ? "default" : $0.uppercased() }
-    let exact = keys.filter { Int($0).map { (300...599).contains($0) } ?? false }.sorted()
+    // Statuses as three digits, ranges as `4XX` (any case), each once.
+    var keys: [String] = []
+    for key in responses.keys {
+      let status = key.uppercased() == "DEFAULT" ? "default" : key.uppercased()
+      if !keys.contains(status) { keys.append(status) }
+    }
+    let exact = keys.filter { key in
+      key.count == 3 && key.allSatisfy(\.isASCII) && key.allSatisfy(\.isNumber)
+        && (300...599).contains(Int(key) ?? 0)
+    }.sorted()
     let ranges = keys.filter { ["3XX", "4XX", "5XX"].contains($0) }.sorted()
     let hasSuccess = keys.contains { $0.hasPrefix("2") }
     var answers: [APIDescription.ErrorAnswer] = []

@@ -94,6 +94,14 @@ struct EndpointWriter {
         skipped.append("\(operation.method) \(operation.path): \(error.message)")
       }
     }
+    // An operation named like another's `<name>Answer` gets no typed answers (its method
+    // would meet that operation's).
+    let names = Set(calls.map(\.name))
+    for index in calls.indices where names.contains(calls[index].name + "Answer") {
+      calls[index].failures = []
+      calls[index].failureType = nil
+      calls[index].failureEnum = false
+    }
     self.calls = calls
     self.skipped = skipped
   }
@@ -1067,7 +1075,8 @@ struct EndpointWriter {
       lines.append("  }")
     }
     for call in calls where call.failureType != nil {
-      lines += [""] + failureTest(call)
+      let test = failureTest(call)
+      if !test.isEmpty { lines += [""] + test }
     }
     if let call = calls.first(where: { call in
       (call.arguments + (call.body.map { [$0] } ?? [])).contains { $0.type.isOptional }
@@ -1191,6 +1200,8 @@ struct EndpointWriter {
           call.failureEnum ? ".\(item.caseName)(\(sample))" : sample
         ))
     }
+    // (No status only one answer stands for: nothing to test apart.)
+    guard !rows.isEmpty else { return [] }
     // One loop over a table: a document that types five errors for each of 250 operations
     // gets a few lines per operation, not a block per status.
     let failure = call.failureType ?? "Never"
