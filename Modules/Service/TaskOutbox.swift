@@ -123,11 +123,24 @@ extension TaskServiceImpl {
   /// ``awaited``. Each answer is applied only in that session.
   func sendWaiting(_ outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark) async {
     defer { publishPending(in: mark) }
-    // Each change is sent at most a few times here (a conflict resolved is sent again).
+    // Each change is sent at most a few times here (a conflict resolved is sent again, once).
     var sends = 0
+    var resolved: Set<String> = []
     while let entry = outbox.entries.first, sends < outbox.limit * 3 {
       sends += 1
       guard session.isCurrent(mark) else { return }
+      // A change to a task created offline goes to the id the server gave it; one whose
+      // creation was refused (and so left the outbox) goes nowhere.
+      if entry.change.taskID < 0, !Self.isCreation(entry.change) {
+        if let saved = savedIDs.withLock({ $0[entry.change.taskID] }) {
+          outbox.update(entry.id) { $0 = Self.retargeted($0, to: saved) }
+        } else if !outbox.entries.contains(where: {
+          Self.isCreation($0.change) && $0.change.taskID == entry.change.taskID
+        }) {
+          outbox.remove(entry.id)
+        }
+        continue
+      }
       let result: Result<TaskModel?, RepositoryError>
       do throws(RepositoryError) {
         result = .success(try await taskRepo.send(entry.change, idempotencyKey: entry.id))
@@ -137,32 +150,80 @@ extension TaskServiceImpl {
       guard session.isCurrent(mark) else { return }
       switch result {
       case .success(let model):
+        retryDelay.withLock { $0 = nil }
         outbox.remove(entry.id)
         applySent(entry, model: model, outbox: outbox, mark: mark)
         record(.sent(model), for: entry.id)
-      case .failure(.offline), .failure(.cancelled), .failure(.unauthorized),
-        .failure(.invalidResponse):
-        // Not reached, no answer it can read (the write may be made: the same key tells), or
-        // the session is being renewed: it waits, with its key.
+      case .failure(.offline), .failure(.cancelled), .failure(.unauthorized):
+        // Not reached (or the session is being renewed): it waits, with its key, for the
+        // network's return (`reachability`) or the next session.
+        return
+      case .failure(.invalidResponse):
+        // No answer it can read (the write may be made: the same key tells): again later.
+        scheduleRetry()
         return
       case .failure(.server(let status, _))
       where status >= 500 || TaskRepoImpl.tryAgainLaterStatuses.contains(status):
-        // The server failed, is still making it, or asks for later: sent again, with its key.
+        // The server failed, is still making it, or asks for later: sent again later, with its
+        // key, though the network never went away.
+        scheduleRetry()
         return
       case .failure(.server(412, _)):
-        guard await resolveConflict(entry, outbox: outbox, mark: mark) else { return }
+        // Resolved once a run: a server that refuses the resolution too waits for the next.
+        guard !resolved.contains(entry.id) else {
+          scheduleRetry()
+          return
+        }
+        guard let renewed = await resolveConflict(entry, outbox: outbox, mark: mark) else {
+          return
+        }
+        resolved.insert(renewed)
       case .failure(let error):
         outbox.remove(entry.id)
         await applyRefused(entry, error: error, outbox: outbox, mark: mark)
         record(.refused(error), for: entry.id)
       }
+      publishPending(in: mark)
     }
   }
 
-  /// Records what became of entry `id`, if its caller waits for it.
+  /// Whether `write` creates a task.
+  static func isCreation(_ write: TaskWrite) -> Bool {
+    if case .create = write { return true }
+    return false
+  }
+
+  /// `write` made to the task `id` instead (a change to a task created offline, now saved).
+  static func retargeted(_ write: TaskWrite, to id: Int) -> TaskWrite {
+    switch write {
+    case .update(_, let projectID, let change, let base, _):
+      .update(id: id, projectID: projectID, change, base: base, version: nil)
+    case .delete(_, let projectID):
+      .delete(id: id, projectID: projectID)
+    case .create:
+      write
+    }
+  }
+
+  /// Sends what waits again after a delay (doubled each time, 2 s to 60 s), as long as this
+  /// service lives: the server asked for later, and the network will not say when.
+  private func scheduleRetry() {
+    let delay = retryDelay.withLock { delay -> Duration in
+      let next = min((delay ?? .seconds(1)) * 2, .seconds(60))
+      delay = next
+      return next
+    }
+    Task { [weak self] in
+      try? await Task.sleep(for: delay)
+      await self?.sendPendingChanges()
+    }
+  }
+
+  /// Records what became of entry `id` (or of the entry it renewed), if its caller waits.
   private func record(_ outcome: SendOutcome, for id: String) {
+    let waited = renewedEntries.withLock { $0.removeValue(forKey: id) } ?? id
     awaited.withLock { awaited in
-      if awaited[id] != nil { awaited[id] = .some(outcome) }
+      if awaited[waited] != nil { awaited[waited] = .some(outcome) }
     }
   }
 
@@ -173,14 +234,10 @@ extension TaskServiceImpl {
   ) {
     switch entry.change {
     case .create(let projectID, _, let temporaryID):
-      guard let model, let unsaved = Self.unsavedTask(entry.change) else { return }
+      guard let model else { return }
       savedIDs.withLock { $0[temporaryID] = model.id }
-      if deletedUnsaved.withLock({ $0.remove(temporaryID) }) != nil {
-        // Deleted while its creation was on its way: deleted on the server too.
-        _ = try? outbox.append(.delete(id: model.id, projectID: projectID))
-        return
-      }
-      // Later changes to the task now name it by the server's id.
+      // Later changes to the task now name it by the server's id (one made after this
+      // rewrite is retargeted when it is sent).
       outbox.rewrite { later in
         switch later.change {
         case .update(temporaryID, let projectID, let change, let base, _):
@@ -192,9 +249,14 @@ extension TaskServiceImpl {
           return later.change
         }
       }
-      let saved = Self.applyingPending(outbox.entries, to: TaskItem(model)) ?? TaskItem(model)
-      announce(.removed(unsaved), in: mark)
-      announce(.created(saved), in: mark)
+      // Shown as the user left it (a later change or deletion still waiting applies).
+      let saved = TaskItem(model)
+      if let shown = Self.applyingPending(outbox.entries, to: saved) {
+        announce(.replaced(temporaryID: temporaryID, shown), in: mark)
+      } else {
+        announce(
+          .removed(TaskItem(id: temporaryID, projectID: projectID, title: model.title)), in: mark)
+      }
     case .update(let id, _, _, _, _):
       guard let model else { return }
       // Later changes to it were made on top of this one: to its new version.
@@ -272,32 +334,33 @@ extension TaskServiceImpl {
 
   /// A change refused because someone changed the task since (`412`): the fields only this
   /// user changed are sent again, made to the server's version; a field both changed keeps
-  /// the server's value, and the user is told. Returns whether sending may go on (`false`: the
-  /// task could not be read: offline).
+  /// the server's value, and the user is told. Returns the key the change now goes under (the
+  /// renewed entry's, or the old one when it is done with), or `nil` when sending must stop
+  /// (the task could not be read: offline).
   private func resolveConflict(
     _ entry: Outbox<TaskWrite>.Entry, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark
-  ) async -> Bool {
+  ) async -> String? {
     guard case .update(let id, let projectID, let change, let base, _) = entry.change else {
       // Only a change names a version; a refusal all the same.
       outbox.remove(entry.id)
       let error = RepositoryError.server(status: 412, "The server refused it as out of date.")
       await applyRefused(entry, error: error, outbox: outbox, mark: mark)
       record(.refused(error), for: entry.id)
-      return true
+      return entry.id
     }
     let current: TaskModel
     do throws(RepositoryError) {
       current = try await taskRepo.task(id: id)
     } catch .notFound(let message) {
-      guard session.isCurrent(mark) else { return false }
+      guard session.isCurrent(mark) else { return nil }
       outbox.remove(entry.id)
       await applyRefused(entry, error: .notFound(message), outbox: outbox, mark: mark)
       record(.refused(.notFound(message)), for: entry.id)
-      return true
+      return entry.id
     } catch {
-      return false
+      return nil
     }
-    guard session.isCurrent(mark) else { return false }
+    guard session.isCurrent(mark) else { return nil }
     var kept = TaskChangeModel()
     var keptBase = TaskChangeModel()
     var theirs: [String] = []
@@ -317,15 +380,21 @@ extension TaskServiceImpl {
         theirs.append("done state")
       }
     }
+    var key = entry.id
     if kept == TaskChangeModel() {
       outbox.remove(entry.id)
       let server = TaskItem(current)
       announce(.updated(Self.applyingPending(outbox.entries, to: server) ?? server), in: mark)
-    } else {
-      outbox.renew(
-        entry.id,
-        with: .update(
-          id: id, projectID: projectID, kept, base: keptBase, version: current.version))
+      record(.sent(current), for: entry.id)
+    } else if let renewed = outbox.renew(
+      entry.id,
+      with: .update(id: id, projectID: projectID, kept, base: keptBase, version: current.version))
+    {
+      // Its caller waits under the first key.
+      renewedEntries.withLock { entries in
+        entries[renewed.id] = entries.removeValue(forKey: entry.id) ?? entry.id
+      }
+      key = renewed.id
     }
     if !theirs.isEmpty {
       notify(
@@ -336,6 +405,6 @@ extension TaskServiceImpl {
             + theirs.joined(separator: " and ") + " was kept."),
         in: mark)
     }
-    return true
+    return key
   }
 }

@@ -5,9 +5,15 @@ import TrellisRepository
 ///
 /// Changing or deleting a task is optimistic: ``changes`` announces the change at once, so every
 /// screen showing the task shows it changed, then announces what the server answered: the change
-/// as saved, or undone when it refused or could not be reached (the method then throws why).
-/// When no answer came (a timeout, a lost connection, the answer lost), the server may have made
-/// the change: the task is read again and announced as the server has it.
+/// as saved, or undone when it refused (the method then throws why).
+///
+/// What happens when the server cannot be reached depends on the implementation. One with an
+/// outbox (``TaskServiceImpl`` given one, as the app's is) keeps the change and returns it as
+/// made, marked in ``pending`` until it is sent (a new task under a temporary id, below zero,
+/// which ``TaskChange/replaced(temporaryID:_:)`` swaps for the server's); a refusal that comes
+/// later undoes it and says so in ``notices``. One without undoes the change and throws; when
+/// no answer came (a timeout, a lost connection), the server may have made the change: the task
+/// is read again and announced as the server has it.
 public protocol TaskService: Sendable {
   /// The user's projects.
   func projects(forceRefresh: Bool) async throws(ServiceError) -> [Project]
@@ -19,18 +25,21 @@ public protocol TaskService: Sendable {
   /// the words of `query` (empty: all).
   func tasks(projectID: Int, matching query: String, after cursor: String?, forceRefresh: Bool)
     async throws(ServiceError) -> TaskPage
-  /// Creates a task, and announces it in ``changes`` (``TaskChange/created(_:)``) once saved.
+  /// Creates a task, and announces it in ``changes`` (``TaskChange/created(_:)``): once saved,
+  /// or (with an outbox, offline) at once, under a temporary id.
   func createTask(_ draft: TaskDraft) async throws(ServiceError) -> TaskItem
   /// The task `id`, in whichever of the user's projects it is (`notFound` if in none).
   func task(id: Int) async throws(ServiceError) -> TaskItem
   /// Changes `task`'s title and done state (`nil`: unchanged); returns the task as the server
-  /// now has it. Announced in ``changes`` before the request; if the request fails, announced
-  /// again as the server has the task (read again when the outcome is unknown: kept, and no
-  /// error, when the change was made after all), or as removed when it is gone.
+  /// now has it (with an outbox, offline: as changed, waiting). Announced in ``changes`` before
+  /// the request; if the server refuses, announced again as the server has the task (without an
+  /// outbox, also when it cannot be reached: read again when the outcome is unknown, kept, and
+  /// no error, when the change was made after all), or as removed when it is gone.
   func updateTask(_ task: TaskItem, title: String?, isDone: Bool?) async throws(ServiceError)
     -> TaskItem
-  /// Deletes `task`. Announced in ``changes`` before the request; if the request fails, the
-  /// task is announced restored as the server has it (no error when it is gone after all).
+  /// Deletes `task`. Announced in ``changes`` before the request; if the server refuses (or,
+  /// without an outbox, cannot be reached), the task is announced restored as the server has it
+  /// (no error when it is gone after all).
   func deleteTask(_ task: TaskItem) async throws(ServiceError)
   /// The changes this app makes to tasks, as they are made and as the server answers.
   var changes: Broadcast<TaskChange> { get }
@@ -125,9 +134,12 @@ public final class TaskServiceImpl: TaskService {
   /// change made to the temporary task after it was saved (a screen still showing it) goes to
   /// the saved one. (Kept in memory: what waits in the outbox is rewritten when saved.)
   let savedIDs = Lock<[Int: Int]>([:])
-  /// The temporary tasks deleted while their creation was being sent: once saved, they are
-  /// deleted on the server too.
-  let deletedUnsaved = Lock<Set<Int>>([])
+  /// Entries renewed (a conflict resolved: a new key) by their first key, whose caller waits
+  /// under that first key.
+  let renewedEntries = Lock<[String: String]>([:])
+  /// What delays the next send after the server asked for later (a 5xx, a 429...): doubled
+  /// each time, from 2 s to 60 s; reset by a send that gets answered.
+  let retryDelay = Lock<Duration?>(nil)
 
   /// The most tasks ``lastKnownTask(id:)`` remembers.
   public static let seenLimit = 2000
@@ -256,6 +268,16 @@ public final class TaskServiceImpl: TaskService {
   /// See ``TaskService/storedTask(id:)``: the task read on its own, else the row of a kept
   /// first page (of the kept projects: a few pages at most, read only when asked).
   public func storedTask(id: Int) -> Stored<TaskItem>? {
+    guard let stored = keptTask(id: id) else { return nil }
+    // The changes waiting, on top (none if one deletes it).
+    guard let outbox else { return stored }
+    let entries = outbox.entries
+    guard let task = Self.applyingPending(entries, to: stored.value) else { return nil }
+    return Stored(task, storedAt: stored.storedAt)
+  }
+
+  /// The task `id` as kept: read on its own, else a row of a kept first page.
+  private func keptTask(id: Int) -> Stored<TaskItem>? {
     if let task = taskRepo.storedTask(id: id) { return task.map(TaskItem.init) }
     for project in projectRepo.storedProjects()?.value ?? [] {
       guard let page = taskRepo.storedTasks(projectID: project.id),
@@ -302,6 +324,9 @@ public final class TaskServiceImpl: TaskService {
           seen.insert(task, limit: Self.seenLimit)
         case .removed(let task):
           seen.tasks.removeValue(forKey: task.id)
+        case .replaced(let temporaryID, let task):
+          seen.tasks.removeValue(forKey: temporaryID)
+          seen.insert(task, limit: Self.seenLimit)
         }
       }
     }
@@ -389,6 +414,7 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/task(id:)``: `GET /tasks/:id`.
   public func task(id: Int) async throws(ServiceError) -> TaskItem {
+    let id = currentID(id)
     if id < 0, let outbox {
       // Created here and not saved yet: only the outbox has it.
       let entries = outbox.entries
@@ -419,6 +445,9 @@ public final class TaskServiceImpl: TaskService {
     if let title, title.isEmpty {
       throw ServiceError(.validation, "Title is required.", fields: ["title": "required"])
     }
+    // A task created offline and saved since is changed under the server's id.
+    var task = task
+    if outbox != nil { task.id = currentID(task.id) }
     var changed = task
     if let title { changed.title = title }
     if let isDone { changed.isDone = isDone }
@@ -426,7 +455,7 @@ public final class TaskServiceImpl: TaskService {
     announce(.updated(changed), in: mark)
     if let outbox {
       let write = TaskWrite.update(
-        id: currentID(task.id), projectID: task.projectID,
+        id: task.id, projectID: task.projectID,
         TaskChangeModel(title: title, isDone: isDone),
         base: TaskChangeModel(
           title: title == nil ? nil : task.title, isDone: isDone == nil ? nil : task.isDone),
@@ -490,19 +519,14 @@ public final class TaskServiceImpl: TaskService {
 
   /// See ``TaskService/deleteTask(_:)``.
   public func deleteTask(_ task: TaskItem) async throws(ServiceError) {
+    var task = task
+    if outbox != nil { task.id = currentID(task.id) }
     let mark = session.mark
     announce(.removed(task), in: mark)
     if let outbox {
-      let id = currentID(task.id)
-      if id < 0 {
-        // Never saved: it and its changes leave the outbox, and nothing goes to the server
-        // (if its creation is being sent now, the saved task is deleted once it answers).
-        deletedUnsaved.withLock { _ = $0.insert(id) }
-        outbox.rewrite { $0.change.taskID == id ? nil : $0.change }
-        publishPending(in: mark)
-        return
-      }
-      let write = TaskWrite.delete(id: id, projectID: task.projectID)
+      // (A task created offline is deleted after its creation: that may have reached the
+      // server already, its answer lost; the send maps the temporary id to the saved one.)
+      let write = TaskWrite.delete(id: currentID(task.id), projectID: task.projectID)
       if case .refused(let error)? = try await sendThroughOutbox(
         write, outbox: outbox, mark: mark, undo: .restored(task))
       {

@@ -84,7 +84,7 @@ struct TaskListViewReactorTests {
     #expect(tester.lastAssertedState.rows.map(\.detail) == ["#8 · not sent yet", "#7"])
     #expect(
       tester.lastAssertedState.pendingNotice
-        == "1 change not sent yet: it is sent when the connection is back.")
+        == "1 change not sent yet: it is sent as soon as the server takes it.")
 
     let unsaved = TaskItem(id: -5, projectID: 1, title: "Made offline")
     tasks.changes.send(.created(unsaved))
@@ -96,7 +96,12 @@ struct TaskListViewReactorTests {
     #expect(tester.lastAssertedState.rows.first?.detail == "new · not sent yet")
     #expect(
       tester.lastAssertedState.pendingNotice
-        == "2 changes not sent yet: they are sent when the connection is back.")
+        == "2 changes not sent yet: they are sent as soon as the server takes them.")
+
+    // Saved: the server's task takes the temporary one's place.
+    tasks.changes.send(
+      .replaced(temporaryID: -5, TaskItem(id: 9, projectID: 1, title: "Made offline")))
+    try await tester.expect { $0.tasks[0] = Choice(id: 9, title: "Made offline", detail: "#9") }
 
     let notice = ChangeNotice(
       taskTitle: "Ship it", message: "Your change to “Ship it” was undone: gone.")

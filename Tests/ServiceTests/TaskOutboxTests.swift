@@ -256,15 +256,43 @@ struct TaskOutboxTests {
     #expect(saved.isDone && saved.id >= 100)
     var iterator = changes.makeAsyncIterator()
     for _ in 0..<4 { if let change = await iterator.next() { announced.append(change) } }
+    // Shown at once, changed, replaced by the saved task (the change still waiting applied),
+    // then as the server saved the change.
     #expect(announced.first == .created(created))
-    #expect(announced.contains(.removed(TaskItem(id: created.id, projectID: 1, title: "Draft"))))
-    if case .created(let task)? = announced.last {
-      #expect(task.id == saved.id && task.title == "Final")
+    if case .replaced(let temporaryID, let task) = announced[2] {
+      #expect(temporaryID == created.id && task.id == saved.id && task.title == "Final")
     } else {
-      Issue.record("the saved task was not announced last: \(announced)")
+      Issue.record("the saved task did not replace the temporary one: \(announced)")
     }
+    if case .updated(let task) = announced[3] {
+      #expect(task.id == saved.id && task.title == "Final" && task.isDone)
+    } else {
+      Issue.record("the change was not announced as saved: \(announced)")
+    }
+    // The temporary id still names it (a screen that shows it), now the saved one.
+    #expect(try await service.task(id: created.id).id == saved.id)
+  }
+
+  /// A task created offline whose creation reached the server (its answer lost) and that was
+  /// then deleted: deleted on the server too, not left there.
+  @Test func aNewTaskDeletedWhileItsCreationWaitsIsDeletedOnTheServer() async throws {
+    let world = world()
+    let service = world.launch()
+    world.server.set(.losesAnswers)
+    let created = try await service.createTask(TaskDraft(projectID: 1, title: "Short-lived"))
+    #expect(world.server.all.contains { $0.title == "Short-lived" })  // made, answer lost
+    try await service.deleteTask(created)
+    world.server.set(.up)
+    await service.sendPendingChanges()
+    #expect(!world.server.all.contains { $0.title == "Short-lived" })
+    #expect(service.pending.value.count == 0)
+  }
+
+  @Test func aTaskNeverSavedCannotBeRead() async throws {
+    let world = world()
+    let service = world.launch()
     await #expect(throws: ServiceError(.notFound, "This task was never saved.")) {
-      try await service.task(id: created.id)
+      try await service.task(id: -42)
     }
   }
 

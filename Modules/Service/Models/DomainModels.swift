@@ -201,8 +201,12 @@ public enum TaskChange: Sendable, Equatable {
   case removed(TaskItem)
   /// A deletion the server refused or never received: the task is back, as the server has it.
   case restored(TaskItem)
-  /// A task this app created, as the server saved it.
+  /// A task this app created, as the server saved it (or, made offline, as it is shown until
+  /// then: its id temporary, below zero).
   case created(TaskItem)
+  /// A task created offline was saved: the server's task takes the place of the one shown under
+  /// `temporaryID`.
+  case replaced(temporaryID: Int, TaskItem)
 }
 
 /// A task being composed.

@@ -329,7 +329,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
           // now, so the permission is known before the task is sent.
           // Still offline: the task service keeps the task to send when the network returns
           // (with an outbox), and the server checks the permission then (a refusal comes back
-          // as a notice, with the text kept); without one, the save fails offline below.
+          // as a notice, its text in it); without one, the save fails offline below.
           if needsContext {
             do {
               let context = try await taskService.projectContext(projectID: projectID)

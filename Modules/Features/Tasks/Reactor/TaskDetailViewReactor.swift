@@ -168,7 +168,7 @@ public final class TaskDetailViewReactor: ReactorProtocol {
 
     /// What the screen says about a change not sent yet.
     public var pendingNotice: String? {
-      isPending ? "Not sent yet: the change is sent when the connection is back." : nil
+      isPending ? "Not sent yet: the change is sent as soon as the server takes it." : nil
     }
 
     /// Whether a title was typed that is not saved.

@@ -124,8 +124,9 @@ public final class TaskListViewReactor: ReactorProtocol {
     public var pendingNotice: String? {
       switch pending.count {
       case 0: nil
-      case 1: "1 change not sent yet: it is sent when the connection is back."
-      default: "\(pending.count) changes not sent yet: they are sent when the connection is back."
+      case 1: "1 change not sent yet: it is sent as soon as the server takes it."
+      default:
+        "\(pending.count) changes not sent yet: they are sent as soon as the server takes them."
       }
     }
 
@@ -270,7 +271,10 @@ public final class TaskListViewReactor: ReactorProtocol {
       // Created here and not saved yet (offline): on top of its project's list at once; the
       // server's task replaces it once sent.
       guard task.projectID == state.projectID else {
-        return .concat(.just(.setProject(task.projectID)), .just(.apply(.created(task))))
+        // Its project, as kept on the device (with the changes waiting, this one too).
+        return .concat(
+          .just(.setProject(task.projectID)), storedPage(task.projectID),
+          .just(.apply(.created(task))))
       }
       return .just(.apply(.created(task)))
     case .taskChanged(.created(let task)):
@@ -473,6 +477,11 @@ public final class TaskListViewReactor: ReactorProtocol {
         !state.tasks.contains(where: { $0.id == task.id })
       else { break }
       state.tasks.insert(Self.row(task), at: 0)
+    case .apply(.replaced(let temporaryID, let task)):
+      // Saved: the server's task in the place of the one shown since it was made offline.
+      if let index = state.tasks.firstIndex(where: { $0.id == temporaryID }) {
+        state.tasks[index] = Self.row(task)
+      }
     case .setPending(let pending):
       state.pending = pending
     }
