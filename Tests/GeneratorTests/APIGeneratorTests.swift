@@ -996,6 +996,41 @@ struct APIGeneratorTests {
     #expect(b.response == .json(.string(format: nil)))
   }
 
+  /// An error answer whose body is a type the project declares itself (the starter's
+  /// `APIErrorModel`, for an `APIError` schema: the demo's own document in a stripped tree)
+  /// stays untyped instead of the run being refused; as a success body it is still refused.
+  @Test func anErrorTypeTheProjectDeclaresStaysUntyped() throws {
+    let document = """
+      openapi: 3.0.3
+      info: {title: Zq, version: '1'}
+      paths:
+        /a:
+          get:
+            tags: [zq]
+            operationId: one
+            responses:
+              '200': {description: ok, content: {application/json: {schema: {type: string}}}}
+              '404': {description: no, content: {application/json: {schema: {$ref: '#/components/schemas/APIError'}}}}
+      components:
+        schemas:
+          APIError: {type: object, properties: {message: {type: string}}}
+      """
+    let (sandbox, result) = try generated(document)
+    defer { sandbox.cleanUp() }
+    #expect(result.status == 0, "\(result.errors)")
+    let repo = try sandbox.read("Modules/Repository/API/ZqRepo.swift")
+    #expect(!repo.contains("oneAnswer"))
+    let asAnswer = document.replacingOccurrences(
+      of: "'200': {description: ok, content: {application/json: {schema: {type: string}}}}",
+      with:
+        "'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/APIError'}}}}"
+    )
+    try sandbox.write(asAnswer, to: "api/billing.yaml")
+    let clash = sandbox.run("api", "api/billing.yaml")
+    #expect(clash.status == 1)
+    #expect(clash.errors.contains("would declare APIErrorModel"), "\(clash.errors)")
+  }
+
   /// The demo's description reads, and its event stream is left out with the reason.
   @Test func theDemosDescriptionIsRead() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -118,7 +118,14 @@ extension Generator {
         name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
       }
     }
-    let description = try APIDescription(document, tags: selected)
+    // An error answer whose body is a schema the project already declares (the starter's
+    // `APIErrorModel`, for an `Error` schema) stays untyped rather than the run refused.
+    let declared = declaredTypesOutside(source: shown)
+    let description = try APIDescription(document, tags: selected) { schema in
+      let base = prefix + SwiftNames.upperCamel(schema)
+      return declared.contains(
+        (base.hasSuffix("Model") ? String(base.dropLast(5)) : base) + "Model")
+    }
     var models = try ModelWriter(description, prefix: prefix)
     var tagOrder: [String] = []
     var byTag: [String: [APIDescription.Operation]] = [:]
@@ -528,6 +535,21 @@ extension Generator {
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The types the Repository module, its tests and the test support declare in files not
+  /// generated from `source` (those a run from it replaces).
+  private func declaredTypesOutside(source: String) -> Set<String> {
+    var types: Set<String> = []
+    for folder in ["Modules/Repository", "Tests/TestSupport", "Tests/RepositoryTests"] {
+      for file in fileSystem.swiftFiles(under: root + "/" + folder) {
+        guard let text = try? fileSystem.read(file),
+          !text.hasPrefix(Self.headerFirstLine(source: source) + "\n")
+        else { continue }
+        types.formUnion(Self.declaredTypes(in: text))
+      }
+    }
+    return types
   }
 
   /// Refuses new files that declare a type the Repository module, its tests or the test

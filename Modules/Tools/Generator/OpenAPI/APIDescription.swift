@@ -212,7 +212,14 @@ struct APIDescription: Equatable {
   /// - Throws: ``GeneratorError`` naming where the document says what cannot be generated: not
   ///   OpenAPI 3.0 or 3.1, a `$ref` that resolves nowhere (or outside this document), a schema
   ///   or parameter it cannot express, two operations of one tag with one name.
-  init(_ document: DocumentValue, tags: [String] = []) throws(GeneratorError) {
+  /// - Parameter keepsErrorSchemaUntyped: Whether an error answer whose body is the named
+  ///   schema given stays untyped (its status a plain ``RepositoryError``): the project declares
+  ///   that schema's type itself (the starter's `APIErrorModel` for an `Error` schema), and a
+  ///   type for an error answer is not worth refusing the document for.
+  init(
+    _ document: DocumentValue, tags: [String] = [],
+    keepsErrorSchemaUntyped: @escaping (String) -> Bool = { _ in false }
+  ) throws(GeneratorError) {
     guard case .object(let root) = document else {
       throw GeneratorError("the document is not an OpenAPI object (it has no `openapi` key)")
     }
@@ -226,7 +233,7 @@ struct APIDescription: Equatable {
     }
     self.version = version
     title = root["info"]?["title"]?.string ?? "API"
-    var reader = SchemaReader(root: root)
+    var reader = SchemaReader(root: root, keepsErrorSchemaUntyped: keepsErrorSchemaUntyped)
     let globalSecurity = root["security"]?.array
     let schemes = Self.securitySchemes(root["components"]?["securitySchemes"])
     var operations: [Operation] = []
@@ -442,6 +449,8 @@ struct APIDescription: Equatable {
 /// schemas used so far.
 private struct SchemaReader {
   let root: DocumentObject
+  /// See ``APIDescription/init(_:tags:keepsErrorSchemaUntyped:)``.
+  let keepsErrorSchemaUntyped: (String) -> Bool
   /// The named schemas used, in the order first met.
   private var used: [String] = []
   private var read: [String: APIDescription.Schema] = [:]
@@ -462,8 +471,9 @@ private struct SchemaReader {
   /// The deepest schema read.
   static let maximumDepth = 64
 
-  init(root: DocumentObject) {
+  init(root: DocumentObject, keepsErrorSchemaUntyped: @escaping (String) -> Bool) {
     self.root = root
+    self.keepsErrorSchemaUntyped = keepsErrorSchemaUntyped
   }
 
   /// The component `#/components/<kind>/<name>` that `reference` names.
@@ -1247,6 +1257,12 @@ private struct SchemaReader {
           let type = content.keys.first(where: Self.isJSON),
           let schemaValue = content[type]?["schema"]
         else { continue }
+        if let reference = schemaValue["$ref"]?.string,
+          reference.hasPrefix("#/components/schemas/"),
+          keepsErrorSchemaUntyped(String(reference.dropFirst("#/components/schemas/".count)))
+        {
+          continue
+        }
         answers.append(
           .init(
             status: status,
