@@ -151,7 +151,13 @@ extension TaskServiceImpl {
       switch result {
       case .success(let model):
         retryDelay.withLock { $0 = nil }
-        outbox.remove(entry.id)
+        if case .create(_, _, let temporaryID) = entry.change, let model {
+          // Before the outbox is rewritten: a change kept from now on goes to the saved id.
+          savedIDs.withLock { $0.record(model.id, for: temporaryID) }
+        }
+        // One write: a quit between removing the change and retargeting the later ones would
+        // leave them naming a task the next launch cannot find.
+        outbox.rewrite(Self.afterSending(entry, answer: model))
         applySent(entry, model: model, outbox: outbox, mark: mark)
         record(.sent(model), for: entry.id)
       case .failure(.offline), .failure(.cancelled), .failure(.unauthorized):
@@ -187,17 +193,40 @@ extension TaskServiceImpl {
     }
   }
 
+  /// What becomes of each entry once `sent` is answered with `model`: `sent` leaves the outbox;
+  /// the later changes to a task it created name the server's id; those to a task it changed
+  /// are made to the version it made.
+  static func afterSending(_ sent: Outbox<TaskWrite>.Entry, answer model: TaskModel?)
+    -> (Outbox<TaskWrite>.Entry) -> TaskWrite?
+  {
+    { later in
+      guard later.id != sent.id else { return nil }
+      guard let model else { return later.change }
+      switch sent.change {
+      case .create(_, _, let temporaryID) where later.change.taskID == temporaryID:
+        // A change to the task it created: to the server's id, and the version it made.
+        return retargeted(later.change, to: model.id, version: model.version)
+      case .update(let id, _, _, _, _) where later.change.taskID == id:
+        // Made on top of the sent change: to its new version.
+        return retargeted(later.change, to: id, version: model.version)
+      default:
+        return later.change
+      }
+    }
+  }
+
   /// Whether `write` creates a task.
   static func isCreation(_ write: TaskWrite) -> Bool {
     if case .create = write { return true }
     return false
   }
 
-  /// `write` made to the task `id` instead (a change to a task created offline, now saved).
-  static func retargeted(_ write: TaskWrite, to id: Int) -> TaskWrite {
+  /// `write` made to the task `id` instead (a change to a task created offline, now saved),
+  /// at `version` (`nil`: whatever version it has).
+  static func retargeted(_ write: TaskWrite, to id: Int, version: Int? = nil) -> TaskWrite {
     switch write {
     case .update(_, let projectID, let change, let base, _):
-      .update(id: id, projectID: projectID, change, base: base, version: nil)
+      .update(id: id, projectID: projectID, change, base: base, version: version)
     case .delete(_, let projectID):
       .delete(id: id, projectID: projectID)
     case .create:
@@ -235,20 +264,6 @@ extension TaskServiceImpl {
     switch entry.change {
     case .create(let projectID, _, let temporaryID):
       guard let model else { return }
-      savedIDs.withLock { $0[temporaryID] = model.id }
-      // Later changes to the task now name it by the server's id (one made after this
-      // rewrite is retargeted when it is sent).
-      outbox.rewrite { later in
-        switch later.change {
-        case .update(temporaryID, let projectID, let change, let base, _):
-          return .update(
-            id: model.id, projectID: projectID, change, base: base, version: model.version)
-        case .delete(temporaryID, let projectID):
-          return .delete(id: model.id, projectID: projectID)
-        default:
-          return later.change
-        }
-      }
       // Shown as the user left it (a later change or deletion still waiting applies).
       let saved = TaskItem(model)
       if let shown = Self.applyingPending(outbox.entries, to: saved) {
@@ -257,15 +272,8 @@ extension TaskServiceImpl {
         announce(
           .removed(TaskItem(id: temporaryID, projectID: projectID, title: model.title)), in: mark)
       }
-    case .update(let id, _, _, _, _):
+    case .update:
       guard let model else { return }
-      // Later changes to it were made on top of this one: to its new version.
-      outbox.rewrite { later in
-        guard case .update(id, let projectID, let change, let base, _) = later.change else {
-          return later.change
-        }
-        return .update(id: id, projectID: projectID, change, base: base, version: model.version)
-      }
       let saved = TaskItem(model)
       announce(.updated(Self.applyingPending(outbox.entries, to: saved) ?? saved), in: mark)
     case .delete:

@@ -132,8 +132,10 @@ public final class TaskServiceImpl: TaskService {
   let awaited = Lock<[String: SendOutcome?]>([:])
   /// The server's id of each task created here since the launch, by its temporary id: a
   /// change made to the temporary task after it was saved (a screen still showing it) goes to
-  /// the saved one. (Kept in memory: what waits in the outbox is rewritten when saved.)
-  let savedIDs = Lock<[Int: Int]>([:])
+  /// the saved one. Kept in memory only: a send records it before it rewrites what waits in
+  /// the outbox, and a change is retargeted as it is kept (``Outbox/append(making:)``), so
+  /// nothing on disk names a saved task by its temporary id.
+  let savedIDs = Lock(SavedIDs())
   /// Entries renewed (a conflict resolved: a new key) by their first key, whose caller waits
   /// under that first key.
   let renewedEntries = Lock<[String: String]>([:])
@@ -242,7 +244,9 @@ public final class TaskServiceImpl: TaskService {
   {
     let entry: Outbox<TaskWrite>.Entry
     do {
-      entry = try outbox.append(write)
+      // Retargeted under the outbox's lock: a send that saves the task meanwhile either
+      // finds this change in the outbox (and rewrites it) or has recorded the saved id.
+      entry = try outbox.append { self.retargetedToSaved(write) }
     } catch {
       announce(undo, in: mark)
       throw ServiceError(
@@ -258,6 +262,14 @@ public final class TaskServiceImpl: TaskService {
   /// `id`, or the server's id of the task created here as `id` (temporary) and saved since.
   func currentID(_ id: Int) -> Int {
     id < 0 ? savedIDs.withLock { $0[id] } ?? id : id
+  }
+
+  /// `write`, made to the saved task if it names a task created here and saved since.
+  func retargetedToSaved(_ write: TaskWrite) -> TaskWrite {
+    guard write.taskID < 0, !Self.isCreation(write),
+      let saved = savedIDs.withLock({ $0[write.taskID] })
+    else { return write }
+    return Self.retargeted(write, to: saved)
   }
 
   /// See ``TaskService/lastKnownTask(id:)``.
@@ -581,6 +593,24 @@ public final class TaskServiceImpl: TaskService {
     }
     guard announce(.created(task), in: mark) else { throw Self.sessionChanged }
     return task
+  }
+}
+
+/// The server's ids of the tasks created here, by their temporary ids: the newest ``limit``
+/// (a screen still showing a temporary task after more were saved shows an old one).
+struct SavedIDs {
+  /// The most it keeps.
+  static let limit = 1_000
+  private var ids: [Int: Int] = [:]
+  private var order: [Int] = []
+
+  /// The server's id of the task created here as `temporaryID`, if it was saved.
+  subscript(temporaryID: Int) -> Int? { ids[temporaryID] }
+
+  /// Records that the task created here as `temporaryID` was saved as `id`.
+  mutating func record(_ id: Int, for temporaryID: Int) {
+    if ids.updateValue(id, forKey: temporaryID) == nil { order.append(temporaryID) }
+    while order.count > Self.limit { ids.removeValue(forKey: order.removeFirst()) }
   }
 }
 

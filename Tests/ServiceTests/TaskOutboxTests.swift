@@ -13,7 +13,8 @@ import TrellisTestSupport
 /// to an older version of a task (`412`), and can be unreachable or lose its answers after
 /// making the write.
 private final class MemoryTaskServer: TaskRepo {
-  enum Network { case up, down, losesAnswers }
+  /// `upForOneWrite`: up until a write is made, then down.
+  enum Network { case up, down, losesAnswers, upForOneWrite }
 
   struct State {
     var tasks: [Int: TaskModel] = [:]
@@ -66,6 +67,7 @@ private final class MemoryTaskServer: TaskRepo {
         if case .success(let task) = answer {
           state.answered[idempotencyKey] = task
           state.writes.append("\(write)")
+          if state.network == .upForOneWrite { state.network = .down }
         }
       }
       return state.network == .losesAnswers
@@ -144,19 +146,62 @@ private final class MemoryTaskServer: TaskRepo {
   func clear() {}
 }
 
+/// A device's store that keeps in ``disk`` what it held after the first change at which
+/// `isTheMoment` holds: what an app killed at that moment leaves for its next launch.
+private final class StoreKilledAtAMoment: LocalStore {
+  /// What the running app reads and writes.
+  let live = MemoryLocalStore()
+  /// What the next launch reads.
+  let disk = MemoryLocalStore()
+  private let isTheMoment: @Sendable (MemoryLocalStore) -> Bool
+  private let killed = Mutex(false)
+
+  init(killedWhen isTheMoment: @escaping @Sendable (MemoryLocalStore) -> Bool) {
+    self.isTheMoment = isTheMoment
+  }
+
+  func read(_ key: String) -> StoredValue? { live.read(key) }
+
+  func write(_ key: String, _ data: Data, storedAt: Date?) {
+    live.write(key, data, storedAt: storedAt)
+    afterChange()
+  }
+
+  func remove(_ key: String) {
+    live.remove(key)
+    afterChange()
+  }
+
+  func removeAll() {
+    live.removeAll()
+    afterChange()
+  }
+
+  private func afterChange() {
+    killed.withLock { killed in
+      guard !killed, isTheMoment(live) else { return }
+      killed = true
+      for key in live.keys {
+        if let value = live.read(key) { disk.write(key, value.data, storedAt: value.storedAt) }
+      }
+    }
+  }
+}
+
 @Suite("TaskService with an outbox: nothing done offline is lost", .timeLimit(.minutes(1)))
 struct TaskOutboxTests {
   private struct World {
     let server: MemoryTaskServer
-    let store = MemoryLocalStore()
+    var store: any LocalStore = MemoryLocalStore()
     let session = Relay(SessionState.signedIn(.alice))
     let reachability = Relay(true)
 
-    /// A service, as a launch of the app makes it over the same device store.
-    func launch() -> TaskServiceImpl {
+    /// A service, as a launch of the app makes it over the device's store (`store`, unless
+    /// another is given).
+    func launch(over store: (any LocalStore)? = nil) -> TaskServiceImpl {
       TaskServiceImpl(
         projectRepo: FakeProjectRepo(), taskRepo: server, sessionState: session,
-        outbox: Outbox(store: store, name: "tasks"), reachability: reachability)
+        outbox: Outbox(store: store ?? self.store, name: "tasks"), reachability: reachability)
     }
   }
 
@@ -271,6 +316,37 @@ struct TaskOutboxTests {
     }
     // The temporary id still names it (a screen that shows it), now the saved one.
     #expect(try await service.task(id: created.id).id == saved.id)
+  }
+
+  /// The app is killed the moment the creation of a task made offline has left the outbox: the
+  /// change made to that task afterwards is on the disk the next launch reads, naming the
+  /// server's id (not the temporary one nobody can resolve any more), and reaches the server.
+  @Test func aChangeToANewTaskSurvivesAKillAsItsCreationIsSaved() async throws {
+    var world = world()
+    let device = StoreKilledAtAMoment { live in
+      let entries = Outbox<TaskWrite>(store: live, name: "tasks").entries
+      return !entries.isEmpty && !entries.contains { TaskServiceImpl.isCreation($0.change) }
+    }
+    world.store = device
+    do {
+      let service = world.launch()
+      world.server.set(.down)
+      let created = try await service.createTask(TaskDraft(projectID: 1, title: "Draft"))
+      _ = try await service.updateTask(created, title: "Final", isDone: nil)
+      // The creation is answered, then the network goes again (the change waits).
+      world.server.set(.upForOneWrite)
+      await service.sendPendingChanges()
+      #expect(world.server.all.contains { $0.title == "Draft" })
+    }
+    let relaunched = world.launch(over: device.disk)
+    #expect(relaunched.pending.value.count == 1)
+    world.server.set(.up)
+    await relaunched.sendPendingChanges()
+    #expect(
+      world.server.all.map(\.title).sorted() == [
+        "Final", "Fix the build", "Old idea", "Write the spec",
+      ])
+    #expect(relaunched.pending.value == PendingChanges())
   }
 
   /// A task created offline whose creation reached the server (its answer lost) and that was

@@ -95,9 +95,22 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
   /// - Throws: ``Failure/full(limit:)`` when it holds ``limit`` changes (none is dropped).
   @discardableResult
   public func append(_ change: Change) throws(Failure) -> Entry {
+    try append { change }
+  }
+
+  /// Adds the change `make` returns after the others, with a new key; returns its entry.
+  ///
+  /// `make` runs under the outbox's lock, so what it reads to decide the change (the id the
+  /// server gave a task made here, which a send records before it rewrites the outbox) cannot
+  /// change between the reading and the keeping. It must not use this outbox.
+  ///
+  /// - Throws: ``Failure/full(limit:)`` when it holds ``limit`` changes (none is dropped).
+  @discardableResult
+  public func append(making make: () -> Change) throws(Failure) -> Entry {
     try serial.withLock { (_: inout ()) throws(Failure) -> Entry in
       var entries = read()
       guard entries.count < limit else { throw .full(limit: limit) }
+      let change = make()
       // Whole seconds: what the store keeps (ISO 8601) reads back the same.
       let madeAt = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
       let entry = Entry(id: UUID().uuidString, change: change, madeAt: madeAt)
