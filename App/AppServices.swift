@@ -20,6 +20,8 @@ struct AppServices: Sendable {
   let userData: UserDataScope
   /// Drafts of what the user is typing, kept between launches.
   let draftService: any DraftService
+  /// What the user must be told wherever they are, until a screen shows it.
+  let noticeBoard: NoticeBoard
   // trellis:app-services (the generator adds services above this line)
 }
 

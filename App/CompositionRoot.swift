@@ -164,22 +164,25 @@ enum CompositionRoot {
 
     // MARK: Services
     let userService = UserServiceImpl(repo: userRepo, sessionState: authService.sessionState)
+    let draftService = DraftServiceImpl(store: drafts)
+    // What the user must be told wherever they are (the connection banner shows it).
+    let noticeBoard = NoticeBoard(sessionState: authService.sessionState)
     // Changes to tasks go through an outbox in the user's drafts folder: one made offline (or
     // whose answer is lost) is shown at once, marked as not sent, kept across a quit, and sent
-    // with the same idempotency key when the network returns.
+    // with the same idempotency key when the network returns; one the server refuses then is
+    // told on the notice board (a new task's text kept as a draft for the task form).
     let taskService = TaskServiceImpl(
       projectRepo: projectRepo, taskRepo: taskRepo, sessionState: authService.sessionState,
       currentUser: userService.currentUser, outbox: Outbox(store: drafts, name: "tasks"),
-      reachability: reachabilityPlugin.isReachable)
+      reachability: reachabilityPlugin.isReachable, notices: noticeBoard, drafts: draftService)
     let fileService = FileServiceImpl(repo: fileRepo)
     let connectionService = ConnectionServiceImpl(
       repo: eventRepo, authService: authService, reachability: reachabilityPlugin.isReachable)
-    let draftService = DraftServiceImpl(store: drafts)
     // trellis:services (the generator adds services above this line)
     return AppServices(
       authService: authService, userService: userService, taskService: taskService,
       fileService: fileService, connectionService: connectionService, userData: userData,
-      draftService: draftService,
+      draftService: draftService, noticeBoard: noticeBoard,
       // trellis:service-arguments (the generator adds services above this line)
     )
   }

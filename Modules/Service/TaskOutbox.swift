@@ -18,25 +18,6 @@ public struct PendingChanges: Sendable, Equatable {
   }
 }
 
-/// A change the server refused when it finally arrived (the task was deleted meanwhile, the
-/// permission is gone, the text is not valid), or one partly overtaken by someone else's: it is
-/// undone on every screen, and this says so wherever the user is now.
-public struct ChangeNotice: Sendable, Equatable {
-  /// The task's title, as the user last saw it.
-  public var taskTitle: String
-  /// What happened, as a sentence.
-  public var message: String
-  /// For a new task the server refused: what the user typed, to open again (nothing is lost).
-  public var draft: TaskDraft?
-
-  /// A notice.
-  public init(taskTitle: String, message: String, draft: TaskDraft? = nil) {
-    self.taskTitle = taskTitle
-    self.message = message
-    self.draft = draft
-  }
-}
-
 /// Runs its jobs one after another, in the order given (an actor alone lets a second job start
 /// while the first waits).
 actor SerialJobs {
@@ -288,22 +269,26 @@ extension TaskServiceImpl {
     mark: SessionGeneration.Mark
   ) async {
     let reason = ServiceError(error).message
+    // Its caller is told by the error it throws (and keeps the form).
     let isAwaited = awaited.withLock { $0[entry.id] != nil }
-    let notify = { (notice: ChangeNotice, mark: SessionGeneration.Mark) in
-      if !isAwaited { self.notify(notice, in: mark) }
+    let notify = { (message: String, mark: SessionGeneration.Mark) in
+      if !isAwaited { self.notify(message, in: mark) }
     }
     switch entry.change {
     case .create(let projectID, let task, let temporaryID):
       // Its later changes go with it.
       outbox.rewrite { $0.change.taskID == temporaryID ? nil : $0.change }
       if let unsaved = Self.unsavedTask(entry.change) { announce(.removed(unsaved), in: mark) }
-      notify(
-        ChangeNotice(
-          taskTitle: task.title, message: "“\(task.title)” was not created: \(reason)",
-          draft: TaskDraft(
-            projectID: projectID, title: task.title, body: task.body,
-            milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs)),
-        mark)
+      guard !isAwaited else { return }
+      // What the user typed is kept, for the task form to open with.
+      keepReturned(
+        TaskDraft(
+          projectID: projectID, title: task.title, body: task.body,
+          milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs,
+          attachmentIDs: task.attachmentIDs),
+        in: mark)
+      let kept = drafts == nil ? "" : " What you typed is back in New task."
+      notify("“\(task.title)” was not created: \(reason)\(kept)", mark)
     case .update(let id, let projectID, let change, let base, _):
       // As it was before the change (the screens show the change): the server did nothing.
       var before =
@@ -319,11 +304,7 @@ extension TaskServiceImpl {
         outbox.rewrite { $0.change.taskID == id ? nil : $0.change }
         announce(.removed(before), in: mark)
       }
-      notify(
-        ChangeNotice(
-          taskTitle: before.title,
-          message: "Your change to “\(before.title)” was undone: \(reason)"),
-        mark)
+      notify("Your change to “\(before.title)” was undone: \(reason)", mark)
     case .delete(let id, _):
       // The screens forgot it: read again, and back as the server has it.
       let current: TaskModel?
@@ -335,8 +316,7 @@ extension TaskServiceImpl {
       guard session.isCurrent(mark) else { return }
       let title = current?.title ?? "A task"
       if let current { announce(.restored(TaskItem(current)), in: mark) }
-      notify(
-        ChangeNotice(taskTitle: title, message: "“\(title)” was not deleted: \(reason)"), mark)
+      notify("“\(title)” was not deleted: \(reason)", mark)
     }
   }
 
@@ -406,12 +386,9 @@ extension TaskServiceImpl {
     }
     if !theirs.isEmpty {
       notify(
-        ChangeNotice(
-          taskTitle: current.title,
-          message:
-            "Someone else changed “\(current.title)” meanwhile: their "
-            + theirs.joined(separator: " and ") + " was kept."),
-        in: mark)
+        "Someone else changed “\(current.title)” meanwhile: their "
+          + theirs.joined(separator: " and ") + " was kept.",
+        title: "Someone else changed a task", in: mark)
     }
     return key
   }

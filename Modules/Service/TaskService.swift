@@ -11,7 +11,8 @@ import TrellisRepository
 /// outbox (``TaskServiceImpl`` given one, as the app's is) keeps the change and returns it as
 /// made, marked in ``pending`` until it is sent (a new task under a temporary id, below zero,
 /// which ``TaskChange/replaced(temporaryID:_:)`` swaps for the server's); a refusal that comes
-/// later undoes it and says so in ``notices``. One without undoes the change and throws; when
+/// later undoes it and posts why on the ``NoticeBoard`` it was given (a new task's text is kept
+/// as a draft: ``takeReturnedDraft()``). One without undoes the change and throws; when
 /// no answer came (a timeout, a lost connection), the server may have made the change: the task
 /// is read again and announced as the server has it.
 public protocol TaskService: Sendable {
@@ -61,9 +62,10 @@ public protocol TaskService: Sendable {
   /// The changes made here that the server has not confirmed yet (with an outbox: made
   /// offline, or whose answer was lost), for screens to mark "not sent yet" and count.
   var pending: Relay<PendingChanges> { get }
-  /// Changes undone when the server finally answered them (refused, or overtaken by someone
-  /// else's), for the user to see wherever they are.
-  var notices: Broadcast<ChangeNotice> { get }
+  /// The oldest new task the server refused when it finally arrived (made offline), as the
+  /// user typed it, for the task form to open with; taken: it is not returned again. `nil`
+  /// when none waits.
+  func takeReturnedDraft() -> TaskDraft?
   /// Sends the changes waiting, in order (the network is back); returns when none is left or
   /// the server still cannot be reached.
   func sendPendingChanges() async
@@ -71,8 +73,6 @@ public protocol TaskService: Sendable {
 
 /// What a service without an outbox has waiting: nothing, ever.
 private let nothingPending = Relay(PendingChanges())
-/// What a service without an outbox undoes later: nothing.
-private let noNotices = Broadcast<ChangeNotice>()
 
 extension TaskService {
   /// None: a service that keeps nothing between launches.
@@ -86,7 +86,7 @@ extension TaskService {
   /// None: a service that sends each change as it is made.
   public var pending: Relay<PendingChanges> { nothingPending }
   /// None: a service that sends each change as it is made.
-  public var notices: Broadcast<ChangeNotice> { noNotices }
+  public func takeReturnedDraft() -> TaskDraft? { nil }
   /// Nothing to send: a service that sends each change as it is made.
   public func sendPendingChanges() async {}
 
@@ -122,8 +122,12 @@ public final class TaskServiceImpl: TaskService {
   private let sends = SerialJobs()
   /// See ``TaskService/pending``.
   public let pending = Relay(PendingChanges())
-  /// See ``TaskService/notices``.
-  public let notices = Broadcast<ChangeNotice>()
+  /// Where a change undone later is told (`nil`: nowhere).
+  private let notices: NoticeBoard?
+  /// Where a refused new task's text is kept (`nil`: nowhere).
+  let drafts: (any DraftService)?
+  /// Keeping and taking returned drafts, one at a time.
+  private let returning = Lock(())
   /// What sends the outbox when the network returns or a session begins.
   private let outboxObservations = Lock<[ObservationToken]>([])
   /// The outbox entries whose caller waits for their answer (and is told of a refusal by the
@@ -156,15 +160,19 @@ public final class TaskServiceImpl: TaskService {
   /// reached for (or whose answer is lost) waits there, across launches, and is sent again
   /// with the same idempotency key, in order, when `reachability` turns true, when the user's
   /// session begins, and after each new change. Without one, each change is sent as it is made
-  /// and undone if that fails.
+  /// and undone if that fails. A change undone when the server finally refused it is told on
+  /// `notices`; a refused new task's text is kept in `drafts` (``takeReturnedDraft()``).
   public init(
     projectRepo: any ProjectRepo, taskRepo: any TaskRepo, sessionState: Relay<SessionState>,
     currentUser: Relay<User?>? = nil, outbox: Outbox<TaskWrite>? = nil,
-    reachability: Relay<Bool>? = nil
+    reachability: Relay<Bool>? = nil, notices: NoticeBoard? = nil,
+    drafts: (any DraftService)? = nil
   ) {
     self.projectRepo = projectRepo
     self.taskRepo = taskRepo
     self.outbox = outbox
+    self.notices = notices
+    self.drafts = drafts
     let seen = seen
     let pending = pending
     session = SessionGeneration(sessionState: sessionState) { user in
@@ -228,10 +236,47 @@ public final class TaskServiceImpl: TaskService {
     pending.send(Self.pendingChanges(in: outbox))
   }
 
-  /// Tells the user, if the session is still the one `mark` names.
-  func notify(_ notice: ChangeNotice, in mark: SessionGeneration.Mark) {
+  /// Tells the user `message` under `title`, if the session is still the one `mark` names.
+  func notify(
+    _ message: String, title: String = "A change was not saved", in mark: SessionGeneration.Mark
+  ) {
     guard session.isCurrent(mark) else { return }
-    notices.send(notice)
+    notices?.post(Notice(title: title, message: message))
+  }
+
+  /// The key the refused new tasks' drafts are kept under (see ``takeReturnedDraft()``).
+  public static let returnedDraftsKey = "draft.tasks.returned"
+  /// The most refused new tasks kept as drafts (the oldest go first).
+  public static let returnedDraftLimit = 20
+
+  /// Keeps `draft` (a new task the server refused) for the task form, if the session is
+  /// still the one `mark` names; written at once.
+  func keepReturned(_ draft: TaskDraft, in mark: SessionGeneration.Mark) {
+    guard let drafts, session.isCurrent(mark) else { return }
+    returning.withLock { _ in
+      var kept = drafts.draft([TaskDraft].self, for: Self.returnedDraftsKey) ?? []
+      kept.append(draft)
+      drafts.keep(Array(kept.suffix(Self.returnedDraftLimit)), for: Self.returnedDraftsKey)
+      drafts.flush()
+    }
+  }
+
+  /// See ``TaskService/takeReturnedDraft()``.
+  public func takeReturnedDraft() -> TaskDraft? {
+    guard let drafts else { return nil }
+    return returning.withLock { _ -> TaskDraft? in
+      guard var kept = drafts.draft([TaskDraft].self, for: Self.returnedDraftsKey),
+        !kept.isEmpty
+      else { return nil }
+      let draft = kept.removeFirst()
+      if kept.isEmpty {
+        drafts.discard(Self.returnedDraftsKey)
+      } else {
+        drafts.keep(kept, for: Self.returnedDraftsKey)
+        drafts.flush()
+      }
+      return draft
+    }
   }
 
   /// Keeps `write` in the outbox, shows it pending, and sends what waits; what became of it

@@ -2,6 +2,7 @@ import ShellFeature
 import ShellFeatureFront
 import Testing
 import TrellisCore
+import TrellisCoreTesting
 import TrellisFront
 import TrellisFrontTesting
 import TrellisReactor
@@ -25,6 +26,20 @@ struct ConnectionBannerViewControllerTests {
     #expect(window.text.contains("◌ Connecting…"))
     stub.state.status = .reconnecting
     #expect(window.text.contains("◌ Reconnecting…"))
+  }
+
+  /// A notice the user has not seen is an alert over whatever screen is open (the banner is
+  /// above all of them), then leaves the board.
+  @Test func aNoticeIsAnAlertOverTheOpenScreen() async throws {
+    let board = NoticeBoard()
+    board.post(Notice(title: "A change was not saved", message: "“Ship it” was not created."))
+    let window = windowShowing(PlaceholderViewController(title: "Profile"))
+    window.statusViewController = ConnectionBannerViewController(
+      reactor: ConnectionBannerViewReactor(serviceProvider: TestServices(noticeBoard: board)))
+    try #require(await eventually { window.currentAlert != nil })
+    #expect(window.currentAlert?.title == "A change was not saved")
+    #expect(window.currentAlert?.message == "“Ship it” was not created.")
+    #expect(board.unseen.value.isEmpty)
   }
 
   @Test func snapshots() throws {

@@ -20,4 +20,22 @@ struct ConnectionBannerViewReactorTests {
     try await tester.expect { $0.status = .online }
     try await tester.finish()
   }
+
+  /// A notice posted while no banner was there (the user was signing in) and one posted while
+  /// it is: each shown once, as an alert over whatever screen is open, and marked seen.
+  @Test func eachNoticeIsShownOnceWhereverTheUserIsAndMarkedSeen() async throws {
+    let board = NoticeBoard()
+    let early = Notice(title: "A change was not saved", message: "“Ship it” was not created.")
+    board.post(early)
+    let tester = ReactorTester(
+      ConnectionBannerViewReactor(serviceProvider: TestServices(noticeBoard: board)))
+    try await tester.expect { $0.status = .offline }
+    try await tester.expectEvents(.alert(title: early.title, message: early.message))
+    #expect(board.unseen.value.isEmpty)
+    let late = Notice(title: "Someone else changed a task", message: "Their title was kept.")
+    board.post(late)
+    try await tester.expectEvents(.alert(title: late.title, message: late.message))
+    #expect(board.unseen.value.isEmpty)
+    try await tester.finish()
+  }
 }

@@ -85,6 +85,45 @@ struct TaskComposeViewReactorTests {
       drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey) == nil)
   }
 
+  /// A new task made offline that the server refused when the network returned: the form
+  /// opens with what the user typed (once; a form with its own draft keeps that one), kept as
+  /// its draft from then on.
+  @Test func aRefusedNewTaskOpensInTheFormAsTyped() async throws {
+    let tasks = FakeTaskService()
+    let drafts = FakeDraftService()
+    let services = TestServices(taskService: tasks, draftService: drafts)
+    tasks.returnedDrafts.withLock {
+      $0 = [
+        TaskDraft(projectID: 2, title: "Refused", tagIDs: [200], attachmentIDs: [31]),
+        TaskDraft(projectID: 1, title: "Also refused"),
+      ]
+    }
+    let form = ReactorTester(TaskComposeViewReactor(serviceProvider: services))
+    form.isExhaustive = false
+    form.send(.load)
+    #expect(form.reactor.currentState.title == "Refused")
+    #expect(form.reactor.currentState.projectID == 2)
+    #expect(form.reactor.currentState.tagIDs == [200])
+    #expect(form.reactor.currentState.attachments.map(\.id) == [31])
+    let kept = drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey)
+    #expect(kept?.title == "Refused")
+    await tasks.contexts.waitForArrival(2)
+    tasks.contexts.answer(2, with: .sample(2))
+    await form.reactor.waitUntilIdle()
+    form.skipOutputs()
+
+    // Opened again with that draft still kept: the draft, and the next refused one waits.
+    let again = ReactorTester(TaskComposeViewReactor(serviceProvider: services))
+    again.isExhaustive = false
+    again.send(.load)
+    #expect(again.reactor.currentState.title == "Refused")
+    #expect(tasks.returnedDrafts.withLock { $0.map(\.title) } == ["Also refused"])
+    await tasks.contexts.waitForArrival(2, count: 2)
+    tasks.contexts.answer(2, with: .sample(2))
+    await again.reactor.waitUntilIdle()
+    again.skipOutputs()
+  }
+
   /// Offline, the form opens on the projects and the project's milestones, tags and members
   /// kept from an earlier launch, with no alert: the user fills it in (and it is kept as a
   /// draft); with no kept context, the failure is said.

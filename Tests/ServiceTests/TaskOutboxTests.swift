@@ -195,13 +195,17 @@ struct TaskOutboxTests {
     var store: any LocalStore = MemoryLocalStore()
     let session = Relay(SessionState.signedIn(.alice))
     let reachability = Relay(true)
+    let notices = NoticeBoard()
+    let draftStore = MemoryLocalStore()
+    var drafts: DraftServiceImpl { DraftServiceImpl(store: draftStore) }
 
     /// A service, as a launch of the app makes it over the device's store (`store`, unless
     /// another is given).
     func launch(over store: (any LocalStore)? = nil) -> TaskServiceImpl {
       TaskServiceImpl(
         projectRepo: FakeProjectRepo(), taskRepo: server, sessionState: session,
-        outbox: Outbox(store: store ?? self.store, name: "tasks"), reachability: reachability)
+        outbox: Outbox(store: store ?? self.store, name: "tasks"), reachability: reachability,
+        notices: notices, drafts: drafts)
     }
   }
 
@@ -377,7 +381,6 @@ struct TaskOutboxTests {
   @Test func aConflictKeepsTheServersFieldsAndAppliesTheUsersOthers() async throws {
     let world = world()
     let service = world.launch()
-    let notices = service.notices.events
     let task = try await service.task(id: 1)  // version 1
     world.server.set(.down)
     _ = try await service.updateTask(task, title: "Mine", isDone: true)
@@ -387,9 +390,10 @@ struct TaskOutboxTests {
     let stored = try #require(world.server.stored(1))
     #expect(stored.title == "Theirs" && stored.isDone)
     #expect(service.pending.value.count == 0)
-    var iterator = notices.makeAsyncIterator()
-    let notice = await iterator.next()
-    #expect(notice?.message == "Someone else changed “Theirs” meanwhile: their title was kept.")
+    #expect(
+      world.notices.unseen.value.map(\.message) == [
+        "Someone else changed “Theirs” meanwhile: their title was kept."
+      ])
   }
 
   /// A change the server refuses when it arrives is undone, with why, and a new task's text
@@ -397,7 +401,6 @@ struct TaskOutboxTests {
   @Test func aRefusedChangeIsUndoneWithItsReasonAndTheTextIsKept() async throws {
     let world = world()
     let service = world.launch()
-    let notices = service.notices.events
     let gone = try await service.task(id: 3)
     let kept = try await service.task(id: 2)
     world.server.set(.down)
@@ -410,16 +413,20 @@ struct TaskOutboxTests {
     await service.sendPendingChanges()
     #expect(service.pending.value.count == 0)
     #expect(world.server.stored(2)?.isDone == true)
-    var iterator = notices.makeAsyncIterator()
-    let first = await iterator.next()
-    let second = await iterator.next()
     #expect(
-      first?.message
-        == "Your change to “Old idea” was undone: There is no task 3 in your projects.")
+      world.notices.unseen.value.map(\.message) == [
+        "Your change to “Old idea” was undone: There is no task 3 in your projects.",
+        "“Not here” was not created: Viewers cannot create tasks in Design System."
+          + " What you typed is back in New task.",
+      ])
+    // What the user typed, for the task form (once), kept across a quit (written at once).
+    let relaunchedDrafts = DraftServiceImpl(store: world.draftStore)
     #expect(
-      second?.message
-        == "“Not here” was not created: Viewers cannot create tasks in Design System.")
-    #expect(second?.draft?.body == "typed")
+      relaunchedDrafts.draft([TaskDraft].self, for: TaskServiceImpl.returnedDraftsKey)?.count == 1)
+    #expect(
+      service.takeReturnedDraft()
+        == TaskDraft(projectID: 3, title: "Not here", body: "typed"))
+    #expect(service.takeReturnedDraft() == nil)
   }
 
   /// One user's waiting changes are never sent in another's session: the outbox lives in the

@@ -82,8 +82,8 @@ public final class FakeTaskService: TaskService {
   public let changes = Broadcast<TaskChange>()
   /// See ``TaskService/pending``: what a test sends.
   public let pending = Relay(PendingChanges())
-  /// See ``TaskService/notices``: what a test sends.
-  public let notices = Broadcast<ChangeNotice>()
+  /// What ``takeReturnedDraft()`` hands out, oldest first (a test puts them here).
+  public let returnedDrafts = Lock<[TaskDraft]>([])
   /// How many tasks a page has.
   public let pageSize: Int
   private struct State {
@@ -240,6 +240,11 @@ public final class FakeTaskService: TaskService {
   /// Makes `task(id:)` fail with `error` (or answer again, with `nil`).
   public func failTaskReads(with error: ServiceError?) {
     state.withLock { $0.readFailure = error }
+  }
+
+  /// See ``TaskService/takeReturnedDraft()``: the first of ``returnedDrafts``.
+  public func takeReturnedDraft() -> TaskDraft? {
+    returnedDrafts.withLock { $0.isEmpty ? nil : $0.removeFirst() }
   }
 
   /// The protocol requirement: the stored task, as if seen in a list.

@@ -24,6 +24,8 @@ public struct TestServices: Sendable {
   public var connectionService: any ConnectionService
   /// Drafts.
   public var draftService: any DraftService
+  /// The notices the user has not seen yet.
+  public var noticeBoard: NoticeBoard
   // trellis:test-services (the generator adds services above this line)
 
   /// Fakes, except the services given.
@@ -33,7 +35,8 @@ public struct TestServices: Sendable {
     taskService: any TaskService = FakeTaskService(),
     fileService: any FileService = FakeFileService(),
     connectionService: any ConnectionService = FakeConnectionService(),
-    draftService: any DraftService = FakeDraftService()
+    draftService: any DraftService = FakeDraftService(),
+    noticeBoard: NoticeBoard = NoticeBoard()
   ) {
     self.authService = authService
     self.userService = userService
@@ -41,6 +44,7 @@ public struct TestServices: Sendable {
     self.fileService = fileService
     self.connectionService = connectionService
     self.draftService = draftService
+    self.noticeBoard = noticeBoard
   }
 }
 

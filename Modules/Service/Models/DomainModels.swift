@@ -210,7 +210,7 @@ public enum TaskChange: Sendable, Equatable {
 }
 
 /// A task being composed.
-public struct TaskDraft: Sendable, Equatable {
+public struct TaskDraft: Codable, Sendable, Equatable {
   /// The project to create it in.
   public var projectID: Int
   /// The title.

@@ -2,15 +2,23 @@ import TrellisCore
 import TrellisReactor
 import TrellisService
 
-/// The connection banner: driven entirely by the connection service, through an action the view
-/// never sends (FLo: "connection fail, state updated by server" as actions).
+/// The connection banner: driven entirely by services, through actions the view never sends
+/// (FLo: "connection fail, state updated by server" as actions). It shows the connection, and,
+/// as it is above every screen of the signed-in area, the notices the user has not seen (work
+/// that went wrong in the background: a change the server refused when the network returned),
+/// each as an alert over whatever screen is open, then marks them seen.
 @MainActor
 public final class ConnectionBannerViewReactor: ReactorProtocol {
   /// What changes the banner.
   public enum Action: Sendable, Equatable {
     /// The connection state changed (merged from the service in `transform(action:)`).
     case connectionChanged(ConnectionState)
+    /// The notices not seen yet changed (merged from the ``NoticeBoard``).
+    case noticesChanged([Notice])
   }
+
+  /// Its events: each notice, as an alert.
+  public typealias Event = ScreenEvent
 
   /// State changes.
   public enum Mutation: Sendable, Equatable {
@@ -44,6 +52,8 @@ public final class ConnectionBannerViewReactor: ReactorProtocol {
   /// The runtime.
   public let runtime = ReactorRuntime<ConnectionBannerViewReactor>()
   private let services: any ConnectionBannerViewServiceProvider
+  /// The notices this banner has shown (marked seen: they leave the board).
+  private var shownNotices: Set<Notice.ID> = []
 
   /// Creates the reactor.
   public init(serviceProvider: any ConnectionBannerViewServiceProvider) {
@@ -52,14 +62,29 @@ public final class ConnectionBannerViewReactor: ReactorProtocol {
 
   /// Merges the service's state as actions.
   public func transform(action: ReactorStream<Action>) -> ReactorStream<Action> {
-    action.merge(services.connectionService.state.values) { .connectionChanged($0) }
+    action
+      .merge(services.connectionService.state.values) { .connectionChanged($0) }
+      .merge(services.noticeBoard.unseen.values) { .noticesChanged($0) }
   }
 
   /// Shows the new state.
   public func mutate(action: Action) -> Effect {
     switch action {
     case .connectionChanged(let state): .just(.setConnection(state))
+    case .noticesChanged(let notices): show(notices)
     }
+  }
+
+  /// Shows each notice not shown yet as an alert, and marks it seen.
+  private func show(_ notices: [Notice]) -> Effect {
+    // Those still on the board (marking one seen takes a moment to come back as a change).
+    shownNotices.formIntersection(notices.map(\.id))
+    let new = notices.filter { !shownNotices.contains($0.id) }
+    for notice in new {
+      shownNotices.insert(notice.id)
+      services.noticeBoard.markSeen(notice.id)
+    }
+    return .concat(new.map { .event(.alert(title: $0.title, message: $0.message)) })
   }
 
   /// Applies a mutation.

@@ -4,4 +4,6 @@ import TrellisService
 public protocol ConnectionBannerViewServiceProvider: Sendable {
   /// Publishes the connection state.
   var connectionService: any ConnectionService { get }
+  /// The notices the user has not seen yet.
+  var noticeBoard: NoticeBoard { get }
 }

@@ -118,6 +118,18 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       files = state.attachments.map { File(id: $0.id, name: $0.title, detail: $0.detail) }
       attachmentPath = state.attachmentPath.isEmpty ? nil : state.attachmentPath
     }
+
+    /// The draft of a new task the server refused (its files named by their ids: the names
+    /// are not kept with it).
+    init(_ returned: TaskDraft) {
+      projectID = returned.projectID
+      title = returned.title
+      milestoneID = returned.milestoneID
+      tagIDs = returned.tagIDs
+      assigneeIDs = returned.assigneeIDs
+      files = returned.attachmentIDs.map { File(id: $0, name: "File #\($0)", detail: "") }
+      attachmentPath = nil
+    }
   }
 
   /// Where the form's draft is kept.
@@ -226,7 +238,14 @@ public final class TaskComposeViewReactor: ReactorProtocol {
     case .load:
       // The form as a quit or a crash left it, if it was: the draft's project wins over the one
       // the form was opened for.
-      let draft = services.draftService.draft(Draft.self, for: Self.draftKey)
+      // Else a new task the server refused when it finally arrived (made offline), as the
+      // user typed it, kept as this form's draft from now on.
+      var draft = services.draftService.draft(Draft.self, for: Self.draftKey)
+      if draft == nil, let returned = taskService.takeReturnedDraft() {
+        let restored = Draft(returned)
+        services.draftService.keep(restored, for: Self.draftKey)
+        draft = restored
+      }
       let wanted = draft.map(\.projectID) ?? preselectedProjectID
       let isDraft = draft != nil
       // The projects kept from an earlier launch show at once (the form works from them

@@ -43,9 +43,6 @@ public final class TaskListViewReactor: ReactorProtocol {
     case connectionChanged(ConnectionState)
     /// The changes not sent yet changed (merged from the task service).
     case pendingChanged(PendingChanges)
-    /// A change made offline was undone when the server answered it (merged from the task
-    /// service).
-    case changeUndone(ChangeNotice)
   }
 
   /// State changes.
@@ -202,7 +199,6 @@ public final class TaskListViewReactor: ReactorProtocol {
       .merge(services.taskService.changes.events) { .taskChanged($0) }
       .merge(services.connectionService.state.changes) { .connectionChanged($0) }
       .merge(services.taskService.pending.changes) { .pendingChanged($0) }
-      .merge(services.taskService.notices.events) { .changeUndone($0) }
   }
 
   /// Loads projects, pages and searches; applies changes.
@@ -300,8 +296,6 @@ public final class TaskListViewReactor: ReactorProtocol {
       return .none
     case .pendingChanged(let pending):
       return pending == state.pending ? .none : .just(.setPending(pending))
-    case .changeUndone(let notice):
-      return .event(.alert(title: "A change was not saved", message: notice.message))
     }
   }
 
