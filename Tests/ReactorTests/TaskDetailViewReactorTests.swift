@@ -235,6 +235,91 @@ struct TaskDetailViewReactorTests {
 
   /// Marking done shows at once; when the server refuses (a viewer) the task shows as it was,
   /// with the server's reason; when it accepts, as the server saved it.
+  /// Open on a task made offline: when the outbox sends it, the screen is the server's task
+  /// (its id, a title being typed kept under it, no longer pending); a change to it someone
+  /// else overtook shows as resolved; and when it is gone (a refusal) the screen closes.
+  @Test func anOpenTaskFollowsWhatTheOutboxSent() async throws {
+    let tasks = FakeTaskService()
+    let drafts = FakeDraftService()
+    let unsaved = TaskItem(id: -5, projectID: 3, title: "Made offline")
+    tasks.setTasks([unsaved])
+    tasks.pending.send(PendingChanges(taskIDs: [-5], count: 1))
+    let tester = ReactorTester(
+      TaskDetailViewReactor(
+        serviceProvider: TestServices(taskService: tasks, draftService: drafts), taskID: -5))
+    tester.isExhaustive = false
+    tester.send(.load)
+    await tasks.contexts.waitForArrival(3)
+    tasks.contexts.answer(3, with: .sample(3))
+    await tester.reactor.waitUntilIdle()
+    #expect(tester.reactor.currentState.isPending)
+    tester.send(.startRename)
+    tester.send(.editTitle("Made offline, renamed"))
+
+    // Sent: the server's task takes its place.
+    let saved = TaskItem(id: 9, projectID: 3, title: "Made offline")
+    tasks.pending.send(PendingChanges())
+    tasks.changes.send(.replaced(temporaryID: -5, saved))
+    try #require(await eventually { tester.reactor.currentState.taskID == 9 })
+    #expect(tester.reactor.currentState.task == saved)
+    #expect(!tester.reactor.currentState.isPending)
+    #expect(tester.reactor.currentState.titleDraft == "Made offline, renamed")
+    #expect(drafts.draft(String.self, for: TaskDetailViewReactor.titleDraftKey(9)) != nil)
+    #expect(drafts.draft(String.self, for: TaskDetailViewReactor.titleDraftKey(-5)) == nil)
+    tester.send(.cancelRename)
+
+    // A change made here offline, then sent and resolved against someone else's (their title
+    // kept): once no longer pending, the screen shows the task as the service now knows it.
+    tasks.pending.send(PendingChanges(taskIDs: [9], count: 1))
+    try #require(await eventually { tester.reactor.currentState.isPending })
+    var theirs = saved
+    theirs.title = "Their title"
+    tasks.setTasks([theirs])
+    tasks.pending.send(PendingChanges())
+    try #require(await eventually { tester.reactor.currentState.detail?.title == "Their title" })
+    #expect(tester.reactor.currentState.task == theirs)
+    // Another task's removal: nothing here.
+    tasks.changes.send(.removed(TaskItem(id: -8, projectID: 3, title: "Another")))
+    await tester.reactor.waitUntilIdle()
+    #expect(!tester.reactor.currentState.isDeleted)
+    tester.skipOutputs()
+
+    tester.skipOutputs()
+  }
+
+  /// Open on a task made offline that the server refused when it finally arrived: the screen
+  /// closes (the notice says why); a saved task's removal, which may be a deletion still being
+  /// decided, leaves it open.
+  @Test func aTaskMadeOfflineAndRefusedClosesItsScreen() async throws {
+    let tasks = FakeTaskService()
+    let unsaved = TaskItem(id: -5, projectID: 3, title: "Made offline")
+    tasks.setTasks([unsaved])
+    let tester = ReactorTester(
+      TaskDetailViewReactor(serviceProvider: TestServices(taskService: tasks), taskID: -5))
+    tester.isExhaustive = false
+    var events: [TaskDetailViewReactor.Event] = []
+    let watching = tester.reactor.observeEvents { events.append($0) }
+    defer { _ = watching }
+    tester.send(.load)
+    await tasks.contexts.waitForArrival(3)
+    tasks.contexts.answer(3, with: .sample(3))
+    await tester.reactor.waitUntilIdle()
+    tasks.changes.send(.removed(unsaved))
+    try #require(await eventually { events == [.deleted] })
+    #expect(tester.reactor.currentState.isDeleted)
+    tester.skipOutputs()
+
+    let saved = try await loadedTester(tasks, arrival: 2)
+    var savedEvents: [TaskDetailViewReactor.Event] = []
+    let watchingSaved = saved.reactor.observeEvents { savedEvents.append($0) }
+    defer { _ = watchingSaved }
+    tasks.changes.send(.removed(Self.task))
+    tasks.changes.send(.restored(Self.task))
+    await saved.reactor.waitUntilIdle()
+    #expect(savedEvents.isEmpty && !saved.reactor.currentState.isDeleted)
+    saved.skipOutputs()
+  }
+
   @Test func markingDoneShowsAtOnceAndIsUndoneWhenRefused() async throws {
     let tasks = FakeTaskService()
     let tester = try await loadedTester(tasks)
@@ -384,7 +469,10 @@ struct TaskDetailViewReactorTests {
     tester.send(.confirmDelete)
     try await tester.expect { $0.isConfirmingDelete = false }
     try await tester.expect { $0.isSaving = true }
-    try await tester.expect { $0.isSaving = false }
+    try await tester.expect {
+      $0.isSaving = false
+      $0.isDeleted = true
+    }
     try await tester.expectEvents(.toast("Deleted \"Dark mode palette\""), .deleted)
     try await tester.finish()
     #expect(tasks.storedTask(7) == nil)

@@ -47,8 +47,11 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case cancelDelete
     /// The connection to the server changed (merged from the connection service).
     case connectionChanged(ConnectionState)
-    /// Whether the task has a change not sent yet changed (merged from the task service).
-    case pendingChanged(Bool)
+    /// The changes not sent yet changed (merged from the task service).
+    case pendingChanged(PendingChanges)
+    /// This app changed a task, or the server answered a change (merged from the task
+    /// service): one sent from the outbox later, refused, or resolved against someone else's.
+    case taskChanged(TaskChange)
   }
 
   /// State changes.
@@ -79,6 +82,10 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     case setSaving(Bool)
     /// Whether the task has a change not sent yet.
     case setPending(Bool)
+    /// The task created offline (shown under a temporary id) was saved: the server's.
+    case setSaved(TaskItem)
+    /// The deletion this screen sent is done (the screen closes).
+    case setDeleted
   }
 
   /// One-shot outputs.
@@ -150,6 +157,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     public var isConfirmingDelete = false
     /// Whether a change is being sent (the buttons wait).
     public var isSaving = false
+    /// Whether this screen deleted the task (it is closing).
+    public var isDeleted = false
 
     /// What the screen says about a kept task it shows: that it is loading, or that it cannot
     /// be while offline; `nil` once the server's is shown.
@@ -202,11 +211,11 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     self.ageText = ageText
   }
 
-  /// Connection changes come in as actions.
+  /// Connection changes, the changes waiting and the task's changes come in as actions.
   public func transform(action: ReactorStream<Action>) -> ReactorStream<Action> {
-    let taskID = initialState.taskID
-    return action.merge(services.connectionService.state.changes) { .connectionChanged($0) }
-      .merge(services.taskService.pending.changes) { .pendingChanged($0.taskIDs.contains(taskID)) }
+    action.merge(services.connectionService.state.changes) { .connectionChanged($0) }
+      .merge(services.taskService.pending.changes) { .pendingChanged($0) }
+      .merge(services.taskService.changes.events) { .taskChanged($0) }
   }
 
   /// Loads the task; changes it.
@@ -272,8 +281,17 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       return mutate(action: .load)
     case .connectionChanged:
       return .none
-    case .pendingChanged(let isPending):
-      return isPending == state.isPending ? .none : .just(.setPending(isPending))
+    case .pendingChanged(let pending):
+      let isPending = pending.taskIDs.contains(state.taskID)
+      guard isPending != state.isPending else { return .none }
+      // Its changes are sent: the task as the service now knows it (saved, undone when
+      // refused, or resolved against someone else's change), unless this screen is saving.
+      let known = isPending || state.isSaving ? nil : taskService.lastKnownTask(id: state.taskID)
+      return .concat(
+        .just(.setPending(isPending)),
+        known.map { $0 == state.task ? .none : .just(.setTask($0)) } ?? .none)
+    case .taskChanged(let change):
+      return follow(change)
     case .openAttachment(let fileID):
       // A terminal cannot show the file: it says what it is.
       guard let file = state.detail?.attachments.first(where: { $0.id == fileID }) else {
@@ -340,7 +358,7 @@ public final class TaskDetailViewReactor: ReactorProtocol {
         .just(.setConfirmingDelete(false)),
         .just(.setSaving(true)),
         .run { _ in try await taskService.deleteTask(task) },
-        .just(.setSaving(false)),
+        .just(.setDeleted),
         .event(.toast("Deleted \"\(task.title)\"")),
         .event(.deleted)
       )
@@ -349,6 +367,32 @@ public final class TaskDetailViewReactor: ReactorProtocol {
           .just(.setSaving(false)),
           Self.alert(for: error, title: "Not deleted", offline: "The task was not deleted."))
       }
+    }
+  }
+
+  /// Follows what the outbox did to this task made offline (the changes this screen makes it
+  /// applies itself; a change of the outbox's shows when it is no longer pending): saved
+  /// under the server's id (a title being typed is kept under it), or gone (the server refused
+  /// it): the screen closes, and the notice says why. (A saved task's removal may be a
+  /// deletion still being decided, announced before it is made: the screen stays, and says so
+  /// if the task is gone when it is next used.)
+  private func follow(_ change: TaskChange) -> Effect {
+    let state = currentState
+    guard !state.isDeleted else { return .none }
+    switch change {
+    case .replaced(let temporaryID, let task) where temporaryID == state.taskID:
+      let drafts = services.draftService
+      if let typed = state.titleDraft {
+        drafts.keep(typed, for: Self.titleDraftKey(task.id))
+      }
+      drafts.discard(Self.titleDraftKey(temporaryID))
+      return .concat(
+        .just(.setSaved(task)),
+        .just(.setPending(services.taskService.pending.value.taskIDs.contains(task.id))))
+    case .removed(let task) where task.id == state.taskID && task.id < 0:
+      return .concat(.just(.setDeleted), .event(.deleted))
+    default:
+      return .none
     }
   }
 
@@ -440,6 +484,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
     switch mutation {
     case .setLoading(let isLoading): state.isLoading = isLoading
     case .setLoaded(let task, let detail):
+      // Opened under a temporary id (a task made offline) and saved since: the server's id.
+      state.taskID = task.id
       state.task = task
       state.detail = detail
       state.failure = nil
@@ -458,6 +504,15 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       state.titleDraft = nil
     case .setTask(let task):
       state.task = task
+      state.detail?.title = task.title
+      state.detail?.isDone = task.isDone
+    case .setDeleted:
+      state.isSaving = false
+      state.isDeleted = true
+    case .setSaved(let task):
+      state.taskID = task.id
+      state.task = task
+      state.preview = state.preview.map { _ in task }
       state.detail?.title = task.title
       state.detail?.isDone = task.isDone
     case .setFailure(let message, let isOffline):
