@@ -62,6 +62,23 @@ extension HTTPRequester {
     try? RepositoryCoding.decoder.decode(type, from: body)
   }
 
+  /// Sends the write `endpoint`, ignoring the body, with repository errors; a status that asks
+  /// for the same write later (``RepositoryError/tryAgainLaterStatuses``) stays
+  /// `.server(status:_:)`, so an outbox sends it again instead of giving it up (`409` would
+  /// read as a validation error).
+  func write(_ endpoint: API) async throws(RepositoryError) {
+    do {
+      _ = try await request(endpoint)
+    } catch {
+      if case .unacceptableStatus(let response) = error,
+        RepositoryError.tryAgainLaterStatuses.contains(response.status)
+      {
+        throw .server(status: response.status, RepositoryError(error).description)
+      }
+      throw RepositoryError(error)
+    }
+  }
+
   /// Sends `endpoint`, ignoring the body, with repository errors.
   func send(_ endpoint: API) async throws(RepositoryError) {
     do {

@@ -15,6 +15,10 @@ import TrellisNetwork
 /// | `invalidResponse` | the response did not decode |
 /// | `cancelled` | the caller cancelled |
 public enum RepositoryError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The statuses that ask for the same request later (a timeout, a conflicting request still
+  /// in progress, too early, too many): a write answered with one is sent again, not given up.
+  public static let tryAgainLaterStatuses: Set<Int> = [408, 409, 425, 429]
+
   /// The server could not be reached.
   case offline(String)
   /// There is no valid session.

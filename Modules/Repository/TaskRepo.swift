@@ -157,7 +157,7 @@ public final class TaskRepoImpl: TaskRepo {
   /// The statuses that ask for the same write again later (still being made, too many, too
   /// early, timed out on the server's side): kept as `.server(status:_:)`, so an outbox can
   /// tell them from a refusal (`409` would otherwise read as a validation error).
-  public static let tryAgainLaterStatuses: Set<Int> = [408, 409, 425, 429]
+  public static let tryAgainLaterStatuses = RepositoryError.tryAgainLaterStatuses
 
   /// Sends the write `endpoint` and reads its answer with `read`, with repository errors.
   private func write<Value>(

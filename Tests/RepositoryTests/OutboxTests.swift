@@ -144,4 +144,62 @@ struct OutboxTests {
     #expect(outbox.entries.map(\.id) == [renewed.id, other.id])
     #expect(outbox.renew("gone", with: Rename(taskID: 1, title: "x")) == nil)
   }
+
+  /// Sent in order until one cannot be sent now: a made one leaves, a refused one leaves and is
+  /// reported, one the server cannot take now stops the sending and waits with its key (a
+  /// `409` still in progress, a `5xx`, no answer, offline).
+  @Test func sendingSendsInOrderReportsRefusalsAndStopsAtWhatMustWait() async throws {
+    for stop in [
+      RepositoryError.offline("down"), .server(status: 503, "busy"),
+      .server(status: 409, "in progress"), .server(status: 429, "slow down"),
+      .invalidResponse("garbled"), .unauthorized("renewing"), .cancelled,
+    ] {
+      let outbox = Outbox<Rename>(store: MemoryLocalStore(), name: "tasks")
+      for id in 1...4 { try outbox.append(Rename(taskID: id, title: "\(id)")) }
+      let keys = outbox.entries.map(\.id)
+      var sent: [(Int, String)] = []
+      let report = await outbox.sendWaiting { (change, key) throws(RepositoryError) in
+        sent.append((change.taskID, key))
+        switch change.taskID {
+        case 2: throw .notFound("gone")
+        case 3: throw stop
+        default: return
+        }
+      }
+      #expect(sent.map(\.0) == [1, 2, 3] && sent.map(\.1) == Array(keys.prefix(3)))
+      #expect(report.sent.map(\.change.taskID) == [1])
+      #expect(report.refused.map(\.entry.change.taskID) == [2])
+      #expect(report.refused.first?.error == .notFound("gone"))
+      #expect(report.stoppedBy == stop)
+      #expect(outbox.entries.map(\.id) == Array(keys.suffix(2)), "\(stop)")
+    }
+    for refusal in [
+      RepositoryError.forbidden("no"), .validation("bad", fields: [:]),
+      .server(status: 410, "gone"),
+    ] {
+      #expect(Outbox<Rename>.isRefusal(refusal))
+    }
+  }
+
+  /// One send at a time: a second call while the first waits sends nothing.
+  @Test func oneSendAtATime() async throws {
+    let outbox = Outbox<Rename>(store: MemoryLocalStore(), name: "tasks")
+    try outbox.append(Rename(taskID: 1, title: "One"))
+    let (entered, enter) = AsyncStream<Void>.makeStream()
+    let (release, open) = AsyncStream<Void>.makeStream()
+    let first = Task {
+      await outbox.pinned().sendWaiting { (_, _) throws(RepositoryError) in
+        enter.yield()
+        for await _ in release { break }
+      }
+    }
+    for await _ in entered { break }
+    let second = await outbox.sendWaiting { (_, _) throws(RepositoryError) in
+      Issue.record("sent twice at once")
+    }
+    #expect(second == OutboxReport())
+    open.yield()
+    #expect(await first.value.sent.count == 1)
+    #expect(outbox.entries.isEmpty)
+  }
 }

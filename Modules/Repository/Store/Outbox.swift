@@ -51,6 +51,8 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
   /// Each read, change and write in this process one at a time (shared with the outboxes
   /// ``pinned()`` makes).
   private let serial: Lock<Void>
+  /// Whether a ``sendWaiting(with:)`` is under way (shared with the ``pinned()`` copies).
+  let sending: Lock<Bool>
 
   /// An outbox named `name` in `store` (its key there: `outbox.v1.<name>`), of at most `limit`
   /// changes; `now` dates them.
@@ -64,11 +66,12 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
     self.logger = logger
     self.now = now
     serial = Lock(())
+    sending = Lock(false)
   }
 
   private init(
     store: any LocalStore, key: String, limit: Int, logger: Logger,
-    now: @escaping @Sendable () -> Date, serial: Lock<Void>
+    now: @escaping @Sendable () -> Date, serial: Lock<Void>, sending: Lock<Bool>
   ) {
     self.store = store
     self.key = key
@@ -76,6 +79,7 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
     self.logger = logger
     self.now = now
     self.serial = serial
+    self.sending = sending
   }
 
   /// The outbox as it is now, for work that ends later (a send): over the store's
@@ -84,7 +88,8 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
   /// it), so a change made here and one made there never meet halfway.
   public func pinned() -> Outbox {
     Outbox(
-      store: store.pinned(), key: key, limit: limit, logger: logger, now: now, serial: serial)
+      store: store.pinned(), key: key, limit: limit, logger: logger, now: now, serial: serial,
+      sending: sending)
   }
 
   /// The changes, oldest first.

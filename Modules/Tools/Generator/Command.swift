@@ -42,6 +42,9 @@ public enum GeneratorCommand {
                          modules build faster (docs/performance.md).
       --list             screen: a list searched as you type (debounced) and loaded a page at
                          a time, with sample items to replace, instead of the note example.
+      --outbox           repository: it also creates, changes and deletes, each write kept in
+                         an outbox on the device (the user's, across launches) and sent in
+                         order with its idempotency key when the server can be reached.
       --tag NAME[,NAME]  api: only the operations of these tags (repeatable).
       --prefix NAME      api: begin every generated type with NAME (PetstoreUserModel,
                          PetstorePetsRepo), so the document's names never meet the project's.
@@ -73,6 +76,7 @@ public enum GeneratorCommand {
     var route: String?
     var feature: String?
     var isList = false
+    var hasOutbox = false
     var isDryRun = false
     var isStrict = false
     var prefix = ""
@@ -87,6 +91,7 @@ public enum GeneratorCommand {
       case "--dry-run": isDryRun = true
       case "--strict": isStrict = true
       case "--list": isList = true
+      case "--outbox": hasOutbox = true
       case "--services":
         guard let list = iterator.next() else {
           errors("trellis-gen: --services needs a list such as User,Task\n\n\(usage)")
@@ -174,6 +179,10 @@ public enum GeneratorCommand {
         errors("trellis-gen: --tag, --prefix and --strict apply to api only")
         return 2
       }
+      if hasOutbox, command != "repository" {
+        errors("trellis-gen: --outbox applies to repositories only")
+        return 2
+      }
       if command == "api" {
         let path = name.hasPrefix("/") ? name : currentDirectory + "/" + name
         let plan = try generator.planAPI(path, tags: tags, prefix: prefix)
@@ -190,7 +199,7 @@ public enum GeneratorCommand {
         changes = try generator.planScreen(
           name, services: services, route: route, feature: feature, isList: isList)
       case "service": changes = try generator.planService(name)
-      case "repository": changes = try generator.planRepository(name)
+      case "repository": changes = try generator.planRepository(name, hasOutbox: hasOutbox)
       case "rename": changes = try generator.planRename(name)
       case "strip-demo":
         if !isDryRun, let uncommitted = uncommittedChanges(root) {

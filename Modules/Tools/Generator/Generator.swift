@@ -109,9 +109,16 @@ public struct Generator: Sendable {
 
   /// The files a new repository adds and its lines in the composition root
   /// (`Templates/Repository/templates.map`).
-  public func planRepository(_ rawName: String) throws(GeneratorError) -> ChangeSet {
+  ///
+  /// - Parameter hasOutbox: whether it also writes (create, change, delete), each write kept
+  ///   in an ``Outbox`` on the device until the server answers it, sent with its idempotency
+  ///   key (the map's flag `hasOutbox`).
+  public func planRepository(_ rawName: String, hasOutbox: Bool = false) throws(GeneratorError)
+    -> ChangeSet
+  {
     let name = try GeneratedName(rawName, kind: "repository")
-    let values = try values(for: name)
+    var values = try values(for: name)
+    values["hasOutbox"] = .flag(hasOutbox)
     let map = try templateMap("Repository", values: values)
     return try plan(map, folder: "Repository", kind: "repository", name: name, values: values)
   }
