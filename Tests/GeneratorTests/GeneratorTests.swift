@@ -349,6 +349,33 @@ struct GeneratorTests {
       line(
         "    let \(name.lower)Repo = \(type)RepoImpl(", isAbove: "// trellis:repositories",
         in: try sandbox.read("App/CompositionRoot.swift")))
+    // Without --outbox it only reads.
+    #expect(try !sandbox.read("Modules/Repository/\(type)Repo.swift").contains("Outbox"))
+  }
+
+  /// `--outbox`: the writes, each through the outbox with its idempotency key, the tests against
+  /// a server on loopback, and the outbox in the user's drafts folder; refused for the others.
+  @Test func aRepositoryWithAnOutboxAlsoWrites() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let name = try GeneratedName(Sandbox.unique("expense"), kind: "repository")
+    let result = sandbox.run("repository", name.kebab, "--outbox")
+    #expect(result.status == 0, "\(result.errors)")
+    let type = name.upper
+    let api = try sandbox.read("Modules/Repository/\(type)DataAPI.swift")
+    #expect(api.contains("case create(\(type)Model, idempotencyKey: String)"))
+    #expect(api.contains("[\"Idempotency-Key\": key]"))
+    let repo = try sandbox.read("Modules/Repository/\(type)Repo.swift")
+    #expect(repo.contains("public enum \(type)Write: Codable, Sendable, Equatable"))
+    #expect(repo.contains("func sendWaiting() async -> OutboxReport<\(type)Write>"))
+    let tests = try sandbox.read("Tests/RepositoryTests/\(type)RepoTests.swift")
+    #expect(
+      tests.contains("LoopbackServer") && tests.contains("aWriteWhoseAnswerWasLostIsMadeOnce"))
+    #expect(
+      try sandbox.read("App/CompositionRoot.swift").contains(
+        "outbox: Outbox(store: drafts, name: \"\(name.lower)\"))"))
+    let misuse = sandbox.run("service", Sandbox.unique("billing"), "--outbox")
+    #expect(misuse.status == 2 && misuse.errors.contains("--outbox applies to repositories only"))
   }
 
   @Test func aScreenWithARouteIsOpenedByItsLink() throws {
