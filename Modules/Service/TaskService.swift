@@ -294,9 +294,7 @@ public final class TaskServiceImpl: TaskService {
       entry = try outbox.append { self.retargetedToSaved(write) }
     } catch {
       announce(undo, in: mark)
-      throw ServiceError(
-        .invalidInput,
-        "\(outbox.limit) changes are waiting to be sent already. Connect to send them first.")
+      throw ServiceError(.invalidInput, error.description)
     }
     publishPending(in: mark)
     awaited.withLock { $0[entry.id] = .some(nil) }

@@ -202,4 +202,35 @@ struct OutboxTests {
     #expect(await first.value.sent.count == 1)
     #expect(outbox.entries.isEmpty)
   }
+
+  /// A change the store did not keep (its size bound, a full disk, no user signed in) is not
+  /// taken as kept: the append throws, and what was kept before stays.
+  @Test func aChangeTheStoreDidNotKeepIsRefused() throws {
+    defer { cleanUp() }
+    let store = FileLocalStore(folder: root.appendingPathComponent("drafts"), maximumSize: 1024)
+    let outbox = Outbox<Rename>(store: store, name: "tasks")
+    let kept = try outbox.append(Rename(taskID: 1, title: "Short"))
+    #expect(throws: Outbox<Rename>.Failure.notKept) {
+      try outbox.append(Rename(taskID: 2, title: String(repeating: "x", count: 2048)))
+    }
+    #expect(outbox.entries == [kept])
+    let signedOut = UserLocalStore(root: root.appendingPathComponent("users"))
+    #expect(throws: Outbox<Rename>.Failure.notKept) {
+      try Outbox<Rename>(store: signedOut, name: "tasks").append(Rename(taskID: 3, title: "3"))
+    }
+  }
+
+  /// A store that evicts to stay within its size never evicts an outbox, however much else is
+  /// written after it.
+  @Test func aStoreNeverEvictsAnOutbox() throws {
+    defer { cleanUp() }
+    let store = FileLocalStore(folder: root.appendingPathComponent("drafts"), maximumSize: 4096)
+    let outbox = Outbox<Rename>(store: store, name: "tasks")
+    let kept = try outbox.append(Rename(taskID: 1, title: String(repeating: "o", count: 1500)))
+    for index in 0..<8 {
+      store.keep(String(repeating: "d", count: 1500), forKey: "draft.\(index)")
+    }
+    #expect(store.read("draft.0") == nil)  // the oldest draft went
+    #expect(outbox.entries == [kept])
+  }
 }

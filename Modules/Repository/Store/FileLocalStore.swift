@@ -3,7 +3,8 @@ import TrellisCore
 
 /// A ``LocalStore`` in a folder: one file per key, each private (0600, in a 0700 folder),
 /// written atomically (a crash leaves the old entry or the new, never half), versioned, and the
-/// whole bounded in size (the entries stored longest ago go first).
+/// whole bounded in size (the entries stored longest ago go first; an ``Outbox``'s never: what
+/// the user did and the server has not seen is not a cache, and its own bound keeps it small).
 ///
 /// An entry is a small JSON envelope around the bytes: the format's version, the key, when it
 /// was stored. One from another version of the app, for another key, cut short, corrupt or over
@@ -244,7 +245,9 @@ public final class FileLocalStore: LocalStore {
     for leftover in leftovers { try? PrivateFiles.remove(leftover) }
     var total = entries.reduce(0) { $0 + $1.size }
     for entry in entries.sorted(by: { $0.modified < $1.modified })
-    where total > maximumSize && entry.file != kept {
+    where total > maximumSize && entry.file != kept
+      && !entry.file.lastPathComponent.hasPrefix(OutboxKeys.prefix)
+    {
       do {
         try PrivateFiles.remove(entry.file)
         total -= entry.size

@@ -34,10 +34,27 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
   }
 
   /// Why a change was not kept.
-  public enum Failure: Error, Sendable, Equatable {
+  public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The outbox holds ``Outbox/limit`` changes already.
     case full(limit: Int)
+    /// The device did not keep it (no space left, the store's size bound, no user signed in).
+    case notKept
+
+    /// A sentence for the user.
+    public var description: String {
+      switch self {
+      case .full(let limit):
+        "\(limit) changes are waiting to be sent already. Connect to send them first."
+      case .notKept:
+        "The change could not be kept on this device (it may be full), so it was not made."
+      }
+    }
   }
+
+  /// The start of every outbox's key in its store: a store that evicts what it keeps to stay
+  /// within its size (``FileLocalStore``) never evicts these (what the user did and the server
+  /// has not seen is not a cache).
+  public static var keyPrefix: String { OutboxKeys.prefix }
 
   /// The version of the outbox's format, part of its key in the store.
   public static var formatVersion: Int { 1 }
@@ -61,7 +78,7 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
     logger: Logger = Logger(category: "Outbox"), now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.store = store
-    key = "outbox.v\(Self.formatVersion).\(name)"
+    key = "\(OutboxKeys.prefix)v\(Self.formatVersion).\(name)"
     self.limit = max(1, limit)
     self.logger = logger
     self.now = now
@@ -95,9 +112,10 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
   /// The changes, oldest first.
   public var entries: [Entry] { serial.withLock { _ in read() } }
 
-  /// Adds `change` after the others, with a new key; returns its entry.
+  /// Adds `change` after the others, with a new key; returns its entry once the store holds it.
   ///
-  /// - Throws: ``Failure/full(limit:)`` when it holds ``limit`` changes (none is dropped).
+  /// - Throws: ``Failure/full(limit:)`` when it holds ``limit`` changes (none is dropped);
+  ///   ``Failure/notKept`` when the store did not keep it.
   @discardableResult
   public func append(_ change: Change) throws(Failure) -> Entry {
     try append { change }
@@ -109,7 +127,8 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
   /// server gave a task made here, which a send records before it rewrites the outbox) cannot
   /// change between the reading and the keeping. It must not use this outbox.
   ///
-  /// - Throws: ``Failure/full(limit:)`` when it holds ``limit`` changes (none is dropped).
+  /// - Throws: ``Failure/full(limit:)`` when it holds ``limit`` changes (none is dropped);
+  ///   ``Failure/notKept`` when the store did not keep it.
   @discardableResult
   public func append(making make: () -> Change) throws(Failure) -> Entry {
     try serial.withLock { (_: inout ()) throws(Failure) -> Entry in
@@ -121,6 +140,12 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
       let entry = Entry(id: UUID().uuidString, change: change, madeAt: madeAt)
       entries.append(entry)
       write(entries)
+      // Read back: a store that dropped the write (a full disk, its size bound, a session
+      // ended) must not leave the caller thinking the change is safe.
+      guard read().last?.id == entry.id else {
+        logger.error("The outbox \(key) did not keep a change")
+        throw .notKept
+      }
       return entry
     }
   }
@@ -218,4 +243,10 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
       try entry.encode(to: encoder)
     }
   }
+}
+
+/// The outboxes' keys in a store.
+enum OutboxKeys {
+  /// What every outbox key begins with.
+  static let prefix = "outbox."
 }
