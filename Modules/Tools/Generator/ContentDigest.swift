@@ -5,11 +5,16 @@
 enum ContentDigest {
   /// The digest of `text`'s UTF-8 bytes.
   static func of(_ text: String) -> String {
+    of(bytes: Array(text.utf8))
+  }
+
+  /// The digest of `bytes`.
+  static func of(bytes: [UInt8]) -> String {
     var state: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
       0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
-    var message = Array(text.utf8)
+    var message = bytes
     let bitLength = UInt64(message.count) &* 8
     message.append(0x80)
     while message.count % 64 != 56 { message.append(0) }

@@ -597,9 +597,23 @@ extension Generator {
   /// (the only lines of generated code that name the project: a rename changes them, and the
   /// file must not be taken for one the team edited).
   static func digest(of body: String) -> String {
-    let kept = body.split(separator: "\n", omittingEmptySubsequences: false)
-      .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
-    return String(ContentDigest.of(kept).prefix(32))
+    // Bytes, not characters (a large document's run spent a sixth of its time splitting
+    // characters); the same lines, as no generated body holds a `\r`.
+    guard !body.utf8.contains(UInt8(ascii: "\r")) else {
+      let kept = body.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
+      return String(ContentDigest.of(kept).prefix(32))
+    }
+    var kept: [UInt8] = []
+    kept.reserveCapacity(body.utf8.count)
+    var isFirst = true
+    for line in body.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    where !line.starts(with: "import ".utf8) {
+      if !isFirst { kept.append(UInt8(ascii: "\n")) }
+      isFirst = false
+      kept.append(contentsOf: line)
+    }
+    return String(ContentDigest.of(bytes: kept).prefix(32))
   }
 
   /// The digest a generated file's header records, if it has that header.
