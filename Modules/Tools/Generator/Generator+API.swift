@@ -639,6 +639,16 @@ public enum SwiftFormatting {
   /// The longest a run may take.
   static let deadline: TimeInterval = 120
 
+  /// Whether the file at `path` is written laid out as `swift format` lays it out, except for
+  /// its lines over the width: the models (`ModelWriter`'s `APIModels*.swift`), seven tenths
+  /// of a large document's text. Only those lines are formatted (`--offsets`), in half the
+  /// time, to the same text (`formattingOnlyTheLongLinesOfModelsGivesTheWholeFormatting`; CI
+  /// lints the trees it generates).
+  static func isLaidOutExceptLongLines(_ path: String) -> Bool {
+    let name = path.split(separator: "/").last ?? ""
+    return name.hasPrefix("APIModels") && path.contains("/API/")
+  }
+
   /// `files` (path to text) formatted, or `nil`.
   public static func format(_ files: [String: String], root: String) -> [String: String]? {
     let folder = FileManager.default.temporaryDirectory
@@ -646,32 +656,54 @@ public enum SwiftFormatting {
     defer { try? FileManager.default.removeItem(at: folder) }
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      var configurationArguments: [String] = []
+      let configuration = root + "/.swift-format"
+      if FileManager.default.fileExists(atPath: configuration) {
+        configurationArguments = ["--configuration", configuration]
+      }
+      let width = lineLength(configuration: configuration)
       var names: [String: URL] = [:]
+      var whole: [String] = []
+      var jobs: [[String]] = []
       for (index, (path, text)) in files.sorted(by: { $0.key < $1.key }).enumerated() {
         let url = folder.appendingPathComponent("\(index).swift")
         try Data(text.utf8).write(to: url)
         names[path] = url
+        if isLaidOutExceptLongLines(path) {
+          let ranges = longLineRanges(text, width: width)
+          if !ranges.isEmpty {
+            jobs.append(ranges.map { "--offsets=\($0.lowerBound):\($0.upperBound)" } + [url.path])
+          }
+        } else {
+          whole.append(url.path)
+        }
       }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       // Files in parallel, across the machine's cores (a large document's models are split
       // into files by letter, so they format side by side).
-      var arguments = ["swift", "format", "format", "--in-place", "--parallel"]
-      let configuration = root + "/.swift-format"
-      if FileManager.default.fileExists(atPath: configuration) {
-        arguments += ["--configuration", configuration]
+      if !whole.isEmpty {
+        jobs.insert(["--parallel"] + whole.sorted(), at: 0)
       }
-      process.arguments = arguments + names.values.map(\.path).sorted()
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      let finished = DispatchSemaphore(value: 0)
-      process.terminationHandler = { _ in finished.signal() }
-      try process.run()
-      if finished.wait(timeout: .now() + deadline) == .timedOut {
-        process.terminate()
-        return nil
+      let start = Date()
+      var running: [(Process, DispatchSemaphore)] = []
+      let slots = max(1, ProcessInfo.processInfo.activeProcessorCount)
+      for job in jobs {
+        if running.count >= slots {
+          guard wait(for: running.removeFirst(), from: start) else { return nil }
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+          ["swift", "format", "format", "--in-place"] + configurationArguments + job
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+        running.append((process, finished))
       }
-      guard process.terminationStatus == 0 else { return nil }
+      for job in running {
+        guard wait(for: job, from: start) else { return nil }
+      }
       var result: [String: String] = [:]
       for (path, url) in names {
         result[path] = try String(contentsOf: url, encoding: .utf8)
@@ -680,5 +712,39 @@ public enum SwiftFormatting {
     } catch {
       return nil
     }
+  }
+
+  /// Waits for `job` until ``deadline`` after `start`; whether it ended well (one past the
+  /// deadline is stopped).
+  private static func wait(for job: (Process, DispatchSemaphore), from start: Date) -> Bool {
+    let left = max(0, deadline - Date().timeIntervalSince(start))
+    if job.1.wait(timeout: .now() + left) == .timedOut {
+      job.0.terminate()
+      return false
+    }
+    return job.0.terminationStatus == 0
+  }
+
+  /// The UTF-8 offsets of the lines of `text` longer than `width` characters.
+  static func longLineRanges(_ text: String, width: Int) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var offset = 0
+    for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      // A line's characters are at most its bytes: only a long one is counted.
+      if line.count > width, Substring(line).count > width {
+        ranges.append(offset..<(offset + line.count))
+      }
+      offset += line.count + 1
+    }
+    return ranges
+  }
+
+  /// The configuration's `lineLength` (100, `swift format`'s default, when it says none).
+  static func lineLength(configuration: String) -> Int {
+    guard let data = FileManager.default.contents(atPath: configuration),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let width = object["lineLength"] as? Int, width > 0
+    else { return 100 }
+    return width
   }
 }

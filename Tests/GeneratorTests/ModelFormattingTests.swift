@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TrellisGenerator
+
+/// The models are formatted only at their long lines (`SwiftFormatting`): checked against
+/// `swift format` formatting them whole, on the constructs fixture's models and on the models
+/// of a document with long names.
+@Suite("trellis-gen api: formatting the models' long lines only gives the whole formatting")
+struct ModelFormattingTests {
+  /// `files` formatted whole by `swift format`, as the generator formatted everything before.
+  private func formattedWhole(_ files: [String: String], root: String) throws -> [String: String] {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-whole-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var urls: [String: URL] = [:]
+    for (index, (path, text)) in files.enumerated() {
+      urls[path] = folder.appendingPathComponent("\(index).swift")
+      try Data(text.utf8).write(to: urls[path]!)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    let configuration = root + "/.swift-format"
+    process.arguments =
+      ["swift", "format", "format", "--in-place"]
+      + (FileManager.default.fileExists(atPath: configuration)
+        ? ["--configuration", configuration] : []) + urls.values.map(\.path)
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0)
+    return try urls.mapValues { try String(contentsOf: $0, encoding: .utf8) }
+  }
+
+  @Test func formattingOnlyTheLongLinesOfModelsGivesTheWholeFormatting() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/constructs.yaml")
+    try sandbox.write(try String(contentsOf: fixture, encoding: .utf8), to: "api/constructs.yaml")
+    let raw = Mutex<[String: String]>([:])
+    let generator = Generator(root: sandbox.root) { files, _ in
+      raw.withLock { $0.merge(files) { $1 } }
+      return files
+    }
+    _ = try generator.planAPI(
+      sandbox.root + "/api/constructs.yaml", prefix: "VeryLongTypePrefix")
+    let models = raw.withLock { $0 }.filter { SwiftFormatting.isLaidOutExceptLongLines($0.key) }
+    try #require(!models.isEmpty)
+    #expect(models.values.contains { !SwiftFormatting.longLineRanges($0, width: 100).isEmpty })
+    let byLines = try #require(SwiftFormatting.format(models, root: sandbox.root))
+    let whole = try formattedWhole(models, root: sandbox.root)
+    for (path, text) in whole {
+      #expect(byLines[path] == text, "\(path)")
+    }
+  }
+}
