@@ -426,16 +426,15 @@ extension Generator {
     -> [(path: String, contents: String)]
   {
     let all = declarations + shared
-    let lineCount = all.reduce(0) { $0 + $1.split(separator: "\n").count }
+    // Bytes, not characters: the text is large and holds no `\r` (descriptions are cleaned).
+    let lineCount = all.reduce(0) { $0 + nonEmptyLineCount($1) }
     func file(_ parts: [String]) -> String {
       "import Foundation\n\n" + parts.joined(separator: "\n\n") + "\n"
     }
     guard lineCount > modelLinesPerFile else { return [(apiModelsPath, file(all))] }
     var byLetter: [String: [String]] = [:]
     for declaration in declarations {
-      let name =
-        declaration.firstMatch(of: #/(?m)^public (?:indirect )?(?:struct|enum|typealias) (\w+)/#)
-        .map { String($0.output.1) } ?? ""
+      let name = declaredModelName(declaration)
       let stem = name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : Substring(name)
       let letter =
         stem.first.map { $0.isASCII && $0.isLetter ? String($0).uppercased() : "_" } ?? "_"
@@ -458,7 +457,7 @@ extension Generator {
       var parts: [[String]] = [[]]
       var lines = 0
       for declaration in byLetter[letter] ?? [] {
-        let count = declaration.split(separator: "\n", omittingEmptySubsequences: false).count + 1
+        let count = declaration.utf8.count { $0 == UInt8(ascii: "\n") } + 2
         if lines > 0, lines + count > modelLinesPerFile {
           parts.append([])
           lines = 0
@@ -472,6 +471,29 @@ extension Generator {
       }
     }
     return result
+  }
+
+  /// How many lines of `text` are not empty.
+  static func nonEmptyLineCount(_ text: String) -> Int {
+    text.utf8.split(separator: UInt8(ascii: "\n")).count
+  }
+
+  /// The name a model's declaration gives: that of its first line `public struct Name`,
+  /// `public enum Name`, `public indirect enum Name` or `public typealias Name`; empty if none.
+  static func declaredModelName(_ declaration: String) -> String {
+    for bytes in declaration.utf8.split(separator: UInt8(ascii: "\n")) {
+      guard bytes.starts(with: "public ".utf8) else { continue }
+      var rest = Substring(bytes).dropFirst("public ".count)
+      if rest.hasPrefix("indirect ") { rest = rest.dropFirst("indirect ".count) }
+      guard let keyword = ["struct ", "enum ", "typealias "].first(where: rest.hasPrefix) else {
+        continue
+      }
+      let name = rest.dropFirst(keyword.count).prefix {
+        $0.isLetter || $0.isNumber || $0 == "_"
+      }
+      if !name.isEmpty { return String(name) }
+    }
+    return ""
   }
 
   /// The models files this project has from the document `source`, beside `APIModels.swift`.
@@ -683,12 +705,17 @@ public enum SwiftFormatting {
       if !whole.isEmpty {
         jobs.insert(["--parallel"] + whole.sorted(), at: 0)
       }
+      // As many at once as the machine has cores: a job starts as soon as any ends.
       let start = Date()
+      let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
       var running: [(Process, DispatchSemaphore)] = []
-      let slots = max(1, ProcessInfo.processInfo.activeProcessorCount)
       for job in jobs {
-        if running.count >= slots {
-          guard wait(for: running.removeFirst(), from: start) else { return nil }
+        guard
+          slots.wait(timeout: .now() + max(0, deadline - Date().timeIntervalSince(start)))
+            == .success
+        else {
+          for (process, _) in running where process.isRunning { process.terminate() }
+          return nil
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -697,12 +724,18 @@ public enum SwiftFormatting {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        process.terminationHandler = { _ in
+          finished.signal()
+          slots.signal()
+        }
         try process.run()
         running.append((process, finished))
       }
       for job in running {
-        guard wait(for: job, from: start) else { return nil }
+        guard wait(for: job, from: start) else {
+          for (process, _) in running where process.isRunning { process.terminate() }
+          return nil
+        }
       }
       var result: [String: String] = [:]
       for (path, url) in names {

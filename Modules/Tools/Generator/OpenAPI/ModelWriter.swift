@@ -720,8 +720,16 @@ struct ModelWriter {
 
   /// `text` indented by two spaces (blank lines stay empty).
   static func indented(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+    // Bytes, not characters (a large document's models are long); the text holds no `\r`.
+    var result = ""
+    result.reserveCapacity(text.utf8.count + text.utf8.count / 16)
+    var isFirst = true
+    for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      if !isFirst { result += "\n" }
+      isFirst = false
+      if !line.isEmpty { result += "  " + Substring(line) }
+    }
+    return result
   }
 
   // MARK: Checks
