@@ -36,6 +36,10 @@ public final class NoticeBoard: Sendable {
   /// The most notices it keeps (the oldest go first, with a log line).
   public let limit: Int
   private let logger: Logger
+  /// Whose notices it holds (`nil`: nobody's), when it follows a session; a change of owner and
+  /// a post happen one at a time, so a notice posted for the user who just left never lands
+  /// after the board was emptied for the next.
+  private let owner: Lock<(userID: Int?, follows: Bool)>
   private let observation: ObservationToken?
 
   /// A board of at most `limit` notices, emptied when `sessionState` says the user signed out
@@ -47,34 +51,42 @@ public final class NoticeBoard: Sendable {
     self.limit = max(1, limit)
     self.logger = logger
     let unseen = unseen
-    // Whose notices the board holds.
-    let owner = Lock(sessionState?.value.user?.id)
+    let owner = Lock((userID: sessionState?.value.user?.id, follows: sessionState != nil))
+    self.owner = owner
     observation = sessionState?.observe { session in
-      let clears = owner.withLock { owner -> Bool in
+      owner.withLock { owner in
+        let clears: Bool
         switch session {
         case .signedOut:
-          owner = nil
-          return true
+          owner.userID = nil
+          clears = true
         case .expired:
           // The same user may sign in again: theirs wait.
-          return false
+          clears = false
         case .signedIn(let user):
-          defer { owner = user.id }
-          return owner != nil && owner != user.id
+          clears = owner.userID != user.id
+          owner.userID = user.id
         }
+        if clears { unseen.send([]) }
       }
-      if clears { unseen.send([]) }
     }
   }
 
-  /// Adds `notice` after the others (the oldest goes if it holds ``limit`` already).
-  public func post(_ notice: Notice) {
+  /// Adds `notice` after the others (the oldest goes if it holds ``limit`` already), if it is
+  /// for the user whose notices the board holds: `userID` is the user signed in when the work
+  /// it is about began (`nil`: whoever is signed in now).
+  public func post(_ notice: Notice, forUser userID: Int? = nil) {
     var dropped = 0
-    unseen.update { notices in
-      notices.append(notice)
-      dropped = max(0, notices.count - limit)
-      notices.removeFirst(dropped)
+    let isPosted = owner.withLock { owner -> Bool in
+      if owner.follows, let userID, owner.userID != userID { return false }
+      unseen.update { notices in
+        notices.append(notice)
+        dropped = max(0, notices.count - limit)
+        notices.removeFirst(dropped)
+      }
+      return true
     }
+    if !isPosted { logger.notice("Dropped a notice for a user no longer signed in") }
     if dropped > 0 { logger.warning("Dropped \(dropped) notice(s) never seen: \(limit) wait") }
   }
 

@@ -64,6 +64,18 @@ public final class SessionGeneration: Sendable {
     state.withLock { $0.generation == mark.value }
   }
 
+  /// Runs `write` with the session's user (`nil`: nobody) if `mark` is still the current
+  /// session, with no change of session during it; returns whether it ran. `write` must be
+  /// short and must not wait for the session.
+  @discardableResult
+  public func ifCurrentUser(_ mark: Mark, _ write: (_ userID: Int?) -> Void) -> Bool {
+    state.withLock { state -> Bool in
+      guard state.generation == mark.value else { return false }
+      write(state.userID)
+      return true
+    }
+  }
+
   /// Runs `write` if `mark` is still the current session, with no change of session during it;
   /// returns whether it ran. `write` must be short and must not wait for the session (it holds
   /// the generation's lock).

@@ -166,7 +166,9 @@ extension TaskServiceImpl {
         }
         resolved.insert(renewed)
       case .failure(let error):
-        outbox.remove(entry.id)
+        // A refused creation leaves with its later changes once its text is kept (a quit in
+        // between must not lose both).
+        if !Self.isCreation(entry.change) { outbox.remove(entry.id) }
         await applyRefused(entry, error: error, outbox: outbox, mark: mark)
         record(.refused(error), for: entry.id)
       }
@@ -276,17 +278,20 @@ extension TaskServiceImpl {
     }
     switch entry.change {
     case .create(let projectID, let task, let temporaryID):
-      // Its later changes go with it.
+      // What the user typed is kept, for the task form to open with (unless its caller waits:
+      // its form is still open), before it leaves the outbox.
+      if !isAwaited {
+        keepReturned(
+          TaskDraft(
+            projectID: projectID, title: task.title, body: task.body,
+            milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs,
+            attachmentIDs: task.attachmentIDs),
+          in: mark)
+      }
+      // It leaves, and its later changes go with it.
       outbox.rewrite { $0.change.taskID == temporaryID ? nil : $0.change }
       if let unsaved = Self.unsavedTask(entry.change) { announce(.removed(unsaved), in: mark) }
       guard !isAwaited else { return }
-      // What the user typed is kept, for the task form to open with.
-      keepReturned(
-        TaskDraft(
-          projectID: projectID, title: task.title, body: task.body,
-          milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs,
-          attachmentIDs: task.attachmentIDs),
-        in: mark)
       let kept = drafts == nil ? "" : " What you typed is back in New task."
       notify("“\(task.title)” was not created: \(reason)\(kept)", mark)
     case .update(let id, let projectID, let change, let base, _):
@@ -329,8 +334,9 @@ extension TaskServiceImpl {
     _ entry: Outbox<TaskWrite>.Entry, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark
   ) async -> String? {
     guard case .update(let id, let projectID, let change, let base, _) = entry.change else {
-      // Only a change names a version; a refusal all the same.
-      outbox.remove(entry.id)
+      // Only a change names a version; a refusal all the same (a creation leaves in
+      // `applyRefused`, once its text is kept).
+      if !Self.isCreation(entry.change) { outbox.remove(entry.id) }
       let error = RepositoryError.server(status: 412, "The server refused it as out of date.")
       await applyRefused(entry, error: error, outbox: outbox, mark: mark)
       record(.refused(error), for: entry.id)

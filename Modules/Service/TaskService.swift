@@ -175,10 +175,12 @@ public final class TaskServiceImpl: TaskService {
     self.drafts = drafts
     let seen = seen
     let pending = pending
+    let savedIDs = savedIDs
     session = SessionGeneration(sessionState: sessionState) { user in
       projectRepo.clear()
       taskRepo.clear()
       seen.withLock { $0 = SeenTasks() }
+      savedIDs.withLock { $0 = SavedIDs() }
       // The new session's outbox (another user's is not readable any more).
       if let outbox {
         pending.send(user == nil ? PendingChanges() : Self.pendingChanges(in: outbox))
@@ -240,8 +242,11 @@ public final class TaskServiceImpl: TaskService {
   func notify(
     _ message: String, title: String = "A change was not saved", in mark: SessionGeneration.Mark
   ) {
-    guard session.isCurrent(mark) else { return }
-    notices?.post(Notice(title: title, message: message))
+    // With the session's user, in one step with the check: a notice of the user who just
+    // left never reaches the next one's board.
+    session.ifCurrentUser(mark) { userID in
+      notices?.post(Notice(title: title, message: message), forUser: userID)
+    }
   }
 
   /// The key the refused new tasks' drafts are kept under (see ``takeReturnedDraft()``).
@@ -252,12 +257,16 @@ public final class TaskServiceImpl: TaskService {
   /// Keeps `draft` (a new task the server refused) for the task form, if the session is
   /// still the one `mark` names; written at once.
   func keepReturned(_ draft: TaskDraft, in mark: SessionGeneration.Mark) {
-    guard let drafts, session.isCurrent(mark) else { return }
+    guard let drafts else { return }
     returning.withLock { _ in
-      var kept = drafts.draft([TaskDraft].self, for: Self.returnedDraftsKey) ?? []
-      kept.append(draft)
-      drafts.keep(Array(kept.suffix(Self.returnedDraftLimit)), for: Self.returnedDraftsKey)
-      drafts.flush()
+      // Kept for the user of `mark` only (the drafts service keeps it in the store of the user
+      // signed in when it is given).
+      let isKept = session.ifCurrent(mark) {
+        var kept = drafts.draft([TaskDraft].self, for: Self.returnedDraftsKey) ?? []
+        kept.append(draft)
+        drafts.keep(Array(kept.suffix(Self.returnedDraftLimit)), for: Self.returnedDraftsKey)
+      }
+      if isKept { drafts.flush() }
     }
   }
 

@@ -233,11 +233,9 @@ struct TaskDetailViewReactorTests {
     return tester
   }
 
-  /// Marking done shows at once; when the server refuses (a viewer) the task shows as it was,
-  /// with the server's reason; when it accepts, as the server saved it.
   /// Open on a task made offline: when the outbox sends it, the screen is the server's task
   /// (its id, a title being typed kept under it, no longer pending); a change to it someone
-  /// else overtook shows as resolved; and when it is gone (a refusal) the screen closes.
+  /// else overtook shows as resolved; another task's removal changes nothing.
   @Test func anOpenTaskFollowsWhatTheOutboxSent() async throws {
     let tasks = FakeTaskService()
     let drafts = FakeDraftService()
@@ -278,12 +276,13 @@ struct TaskDetailViewReactorTests {
     tasks.pending.send(PendingChanges())
     try #require(await eventually { tester.reactor.currentState.detail?.title == "Their title" })
     #expect(tester.reactor.currentState.task == theirs)
-    // Another task's removal: nothing here.
+    // Another task's removal: nothing here (seen once the next change, a marker on the same
+    // stream, has arrived).
     tasks.changes.send(.removed(TaskItem(id: -8, projectID: 3, title: "Another")))
-    await tester.reactor.waitUntilIdle()
+    let marker = TaskItem(id: 90, projectID: 3, title: "Marker")
+    tasks.changes.send(.replaced(temporaryID: 9, marker))
+    try #require(await eventually { tester.reactor.currentState.taskID == 90 })
     #expect(!tester.reactor.currentState.isDeleted)
-    tester.skipOutputs()
-
     tester.skipOutputs()
   }
 
@@ -315,11 +314,16 @@ struct TaskDetailViewReactorTests {
     defer { _ = watchingSaved }
     tasks.changes.send(.removed(Self.task))
     tasks.changes.send(.restored(Self.task))
-    await saved.reactor.waitUntilIdle()
+    // A marker on the same stream: once it arrived, so had the removal.
+    let marker = TaskItem(id: 70, projectID: 3, title: "Marker")
+    tasks.changes.send(.replaced(temporaryID: Self.task.id, marker))
+    try #require(await eventually { saved.reactor.currentState.taskID == 70 })
     #expect(savedEvents.isEmpty && !saved.reactor.currentState.isDeleted)
     saved.skipOutputs()
   }
 
+  /// Marking done shows at once; when the server refuses (a viewer) the task shows as it was,
+  /// with the server's reason; when it accepts, as the server saved it.
   @Test func markingDoneShowsAtOnceAndIsUndoneWhenRefused() async throws {
     let tasks = FakeTaskService()
     let tester = try await loadedTester(tasks)

@@ -43,4 +43,19 @@ struct NoticeBoardTests {
     session.send(.signedOut)
     #expect(board.unseen.value.isEmpty)
   }
+
+  /// A notice posted for the user who just left (their work answered after the sign-out, or
+  /// after another user signed in) never reaches the next user's board.
+  @Test func aNoticeForTheUserWhoLeftIsDropped() {
+    let session = Relay(SessionState.signedIn(.alice))
+    let board = NoticeBoard(sessionState: session)
+    defer { withExtendedLifetime(board) {} }
+    session.send(.signedOut)
+    board.post(Notice(title: "T", message: "Alice's, late"), forUser: User.alice.id)
+    session.send(.signedIn(Self.bob))
+    #expect(board.unseen.value.isEmpty)
+    board.post(Notice(title: "T", message: "Alice's, later"), forUser: User.alice.id)
+    board.post(Notice(title: "T", message: "Bob's"), forUser: Self.bob.id)
+    #expect(board.unseen.value.map(\.message) == ["Bob's"])
+  }
 }

@@ -34,36 +34,53 @@ extension Outbox {
   /// the change and those after it kept, when the server cannot be reached (`offline`), the
   /// session is being renewed (`unauthorized`, `cancelled`), the server failed or asks for
   /// later (`5xx`, `408`, `409`, `425`, `429`) or no answer reads (`invalidResponse`): the
-  /// write may have been made, and the same key tells the server so at the next send. One
-  /// send at a time per outbox (and its ``pinned()`` copies): a call while another sends
-  /// returns an empty report. For work that outlives a sign-out, call it on ``pinned()``.
+  /// write may have been made, and the same key tells the server so at the next send.
+  ///
+  /// One send at a time per store (this outbox and its ``pinned()`` copies of the same user): a
+  /// call while another sends returns an empty report at once, and the running one goes on to
+  /// the changes added since, so none is left waiting. For work that outlives a sign-out, call
+  /// it on ``pinned()``.
   public func sendWaiting(
     with send: (Change, _ idempotencyKey: String) async throws(RepositoryError) -> Void
   ) async -> OutboxReport<Change> {
     var report = OutboxReport<Change>()
-    guard
-      sending.withLock({ isSending in
-        defer { isSending = true }
-        return !isSending
-      })
-    else { return report }
-    defer { sending.withLock { $0 = false } }
-    // Each change once a call: a change that stays is the last one sent.
-    var sends = 0
-    while let entry = entries.first, sends < limit {
-      sends += 1
-      do throws(RepositoryError) {
-        try await send(entry.change, entry.id)
-        remove(entry.id)
-        report.sent.append(entry)
-      } catch {
-        guard Self.isRefusal(error) else {
-          report.stoppedBy = error
-          return report
-        }
-        remove(entry.id)
-        report.refused.append(OutboxReport.Refusal(entry: entry, error: error))
+    let slot = ObjectIdentifier(store.pinned())  // the user's store, however reached
+    let starts = sending.withLock { sending -> Bool in
+      guard sending[slot] == nil else {
+        sending[slot] = true  // the running send goes round again
+        return false
       }
+      sending[slot] = false
+      return true
+    }
+    guard starts else { return report }
+    // Each change once a call: one still first after it was answered (its removal not kept)
+    // stops the sending.
+    var handled: Set<String> = []
+    repeat {
+      while let entry = entries.first, handled.insert(entry.id).inserted {
+        do throws(RepositoryError) {
+          try await send(entry.change, entry.id)
+          remove(entry.id)
+          report.sent.append(entry)
+        } catch {
+          guard Self.isRefusal(error) else {
+            report.stoppedBy = error
+            sending.withLock { _ = $0.removeValue(forKey: slot) }
+            return report
+          }
+          remove(entry.id)
+          report.refused.append(OutboxReport.Refusal(entry: entry, error: error))
+        }
+      }
+    } while sending.withLock { sending -> Bool in
+      // Another call came meanwhile: the changes it found are sent too.
+      if sending[slot] == true {
+        sending[slot] = false
+        return true
+      }
+      sending.removeValue(forKey: slot)
+      return false
     }
     return report
   }

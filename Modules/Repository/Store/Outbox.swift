@@ -61,15 +61,16 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
 
   /// The most changes it keeps.
   public let limit: Int
-  private let store: any LocalStore
+  let store: any LocalStore
   private let key: String
   private let logger: Logger
   private let now: @Sendable () -> Date
   /// Each read, change and write in this process one at a time (shared with the outboxes
   /// ``pinned()`` makes).
   private let serial: Lock<Void>
-  /// Whether a ``sendWaiting(with:)`` is under way (shared with the ``pinned()`` copies).
-  let sending: Lock<Bool>
+  /// The stores a ``sendWaiting(with:)`` is sending from, each with whether another call came
+  /// meanwhile (shared with the ``pinned()`` copies; one user's send never holds another's).
+  let sending: Lock<[ObjectIdentifier: Bool]>
 
   /// An outbox named `name` in `store` (its key there: `outbox.v1.<name>`), of at most `limit`
   /// changes; `now` dates them.
@@ -83,12 +84,13 @@ public final class Outbox<Change: Codable & Sendable & Equatable>: Sendable {
     self.logger = logger
     self.now = now
     serial = Lock(())
-    sending = Lock(false)
+    sending = Lock([:])
   }
 
   private init(
     store: any LocalStore, key: String, limit: Int, logger: Logger,
-    now: @escaping @Sendable () -> Date, serial: Lock<Void>, sending: Lock<Bool>
+    now: @escaping @Sendable () -> Date, serial: Lock<Void>,
+    sending: Lock<[ObjectIdentifier: Bool]>
   ) {
     self.store = store
     self.key = key

@@ -707,7 +707,9 @@ public enum SwiftFormatting {
       }
       // As many at once as the machine has cores: a job starts as soon as any ends.
       let start = Date()
-      let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+      // Made at 0 and raised to the count: a semaphore released below its starting value traps.
+      let slots = DispatchSemaphore(value: 0)
+      for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) { slots.signal() }
       var running: [(Process, DispatchSemaphore)] = []
       for job in jobs {
         guard
@@ -728,7 +730,12 @@ public enum SwiftFormatting {
           finished.signal()
           slots.signal()
         }
-        try process.run()
+        do {
+          try process.run()
+        } catch {
+          for (process, _) in running where process.isRunning { process.terminate() }
+          return nil
+        }
         running.append((process, finished))
       }
       for job in running {

@@ -244,6 +244,7 @@ public final class TaskComposeViewReactor: ReactorProtocol {
       if draft == nil, let returned = taskService.takeReturnedDraft() {
         let restored = Draft(returned)
         services.draftService.keep(restored, for: Self.draftKey)
+        services.draftService.flush()  // taken from the returned ones: written at once
         draft = restored
       }
       let wanted = draft.map(\.projectID) ?? preselectedProjectID

@@ -378,7 +378,8 @@ public final class TaskDetailViewReactor: ReactorProtocol {
   /// if the task is gone when it is next used.)
   private func follow(_ change: TaskChange) -> Effect {
     let state = currentState
-    guard !state.isDeleted else { return .none }
+    // Its own deletion (announced before it is made) it follows itself.
+    guard !state.isDeleted, !state.isSaving else { return .none }
     switch change {
     case .replaced(let temporaryID, let task) where temporaryID == state.taskID:
       let drafts = services.draftService
