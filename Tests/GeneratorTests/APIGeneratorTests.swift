@@ -127,7 +127,8 @@ private let deepAllOfDocument: String = {
   return lines.joined(separator: "\n") + "\n"
 }()
 
-private func apiSandbox() throws -> Sandbox {
+/// A sandbox without the files `trellis-gen api` generated from the tree's own document.
+func apiSandbox() throws -> Sandbox {
   let sandbox = try Sandbox()
   let manager = FileManager.default
   for folder in [Generator.apiFolder, "Tests/TestSupport", "Tests/RepositoryTests"] {

@@ -34,7 +34,8 @@ struct ModelFormattingTests {
   }
 
   @Test func formattingOnlyTheLongLinesOfModelsGivesTheWholeFormatting() throws {
-    let sandbox = try Sandbox()
+    // Without the layer a tree may have generated from its own document.
+    let sandbox = try apiSandbox()
     defer { sandbox.cleanUp() }
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Fixtures/constructs.yaml")
