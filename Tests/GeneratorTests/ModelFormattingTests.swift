@@ -56,4 +56,49 @@ struct ModelFormattingTests {
       #expect(byLines[path] == text, "\(path)")
     }
   }
+
+  /// `swift-format` is started directly when it is beside the `swift` on `PATH` (through a
+  /// link, as a toolchain's `bin` is often linked), and `swift format` through `env` otherwise.
+  @Test func theToolchainsFormatterIsFoundBesideSwift() throws {
+    let files = FileManager.default
+    let folder = files.temporaryDirectory.appendingPathComponent("trellis-path-\(UUID())")
+    defer { try? files.removeItem(at: folder) }
+    let toolchain = folder.appendingPathComponent("toolchain/usr/bin")
+    let linked = folder.appendingPathComponent("bin")
+    let bare = folder.appendingPathComponent("bare")
+    for made in [toolchain, linked, bare] {
+      try files.createDirectory(at: made, withIntermediateDirectories: true)
+    }
+    for tool in [
+      toolchain.appendingPathComponent("swift"), toolchain.appendingPathComponent("swift-format"),
+      bare.appendingPathComponent("swift"),
+    ] {
+      try Data("#!/bin/sh\n".utf8).write(to: tool)
+      try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+    }
+    try files.createSymbolicLink(
+      at: linked.appendingPathComponent("swift"),
+      withDestinationURL: toolchain.appendingPathComponent("swift"))
+
+    let direct = SwiftFormatting.formatCommand(path: "/nowhere:\(linked.path):\(bare.path)")
+    #expect(
+      direct.executable.resolvingSymlinksInPath().path
+        == toolchain.appendingPathComponent("swift-format").resolvingSymlinksInPath().path)
+    #expect(direct.arguments == ["format"])
+    // The first `swift` decides: one without a formatter beside it is run as `swift format`.
+    let driver = SwiftFormatting.formatCommand(path: "\(bare.path):\(linked.path)")
+    #expect(driver.executable.path == "/usr/bin/env")
+    #expect(driver.arguments == ["swift", "format", "format"])
+    #expect(SwiftFormatting.formatCommand(path: nil).arguments.last == "format")
+  }
+
+  /// A long line that is only a comment is not formatted (`swift format` leaves it as it is);
+  /// a long line of code is.
+  @Test func longCommentLinesAreLeftOut() {
+    let comment = "  /// " + String(repeating: "word ", count: 30)
+    let code = "  let x = [" + String(repeating: "1, ", count: 40) + "]"
+    let ranges = SwiftFormatting.longLineRanges(comment + "\n" + code + "\n", width: 100)
+    let start = comment.utf8.count + 1
+    #expect(ranges == [start..<(start + code.utf8.count)])
+  }
 }

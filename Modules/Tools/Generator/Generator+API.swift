@@ -183,13 +183,74 @@ extension Generator {
         "internal error: \(path) would hold a line break from \(shown) outside a comment or a "
           + "literal's escapes; nothing was written (please report it with the document)")
     }
-    let formatted = formatter(
-      Dictionary(files.map { ($0.path, $0.contents) }, uniquingKeysWith: { first, _ in first }),
-      root)
+    // Each repository, made in the composition root the first time (formatted with the
+    // files, as the project's CI lints it: a long name makes a long line).
+    var notes: [String] = []
+    var composition = try read(Self.compositionRootPath)
+    let original = composition
+    for writer in writers where !Self.contains(word: "\(writer.name)RepoImpl(", in: composition) {
+      let variable = SwiftNames.lowerCamel(writer.name) + "Repo"
+      if composition.contains("let \(variable) ") {
+        throw GeneratorError(
+          "\(Self.compositionRootPath) already has `let \(variable)`; rename it (or the tag "
+            + "\(writer.name)); nothing was changed")
+      }
+      // The credentials its operations need besides the session's: a plugin per scheme, with
+      // no credential until the team gives it one (a request fails, saying so, until then).
+      let schemes = Set(writer.calls.flatMap(\.operation.credentialSchemes)).sorted()
+      var pluginList = "plugins"
+      if !schemes.isEmpty {
+        let made = schemes.compactMap { name -> String? in
+          let literal = SwiftNames.literal(name)
+          switch description.credentialSchemes[name] {
+          case .apiKey(let header, let field)?:
+            let placement = header ? "header" : "query"
+            let fieldLiteral = SwiftNames.literal(field)
+            return
+              "APIKeyPlugin(scheme: \"\(literal)\", placement: .\(placement)(\"\(fieldLiteral)\")) "
+              + "{ nil }"
+          case .basic?:
+            return "BasicAuthPlugin(scheme: \"\(literal)\") { nil }"
+          default:
+            return nil
+          }
+        }
+        pluginList =
+          "plugins + [\n          // The credentials of the document's security schemes: give "
+          + "each plugin its value\n          // (from the Keychain, say) in place of nil.\n          "
+          + made.joined(separator: ",\n          ") + ",\n        ]"
+        for name in schemes {
+          notes.append(
+            "\(writer.name)RepoImpl's operations need the credential \"\(name)\" "
+              + "(\(Self.describe(description.credentialSchemes[name]))): give its plugin in "
+              + "\(Self.compositionRootPath) the value (from the Keychain, say)")
+        }
+      }
+      composition = try insert(
+        """
+            let \(variable) = \(writer.name)RepoImpl(
+              requester: HTTPRequester<\(writer.name)DataAPI>(
+                baseURL: baseURL, transport: transport, plugins: \(pluginList),
+                configuration: .iso8601Dates))
+            // Give it to the service that needs it, then remove the next line.
+            _ = \(variable)
+
+        """, above: "// trellis:repositories", in: composition)
+    }
+    for operation in writers.flatMap(\.calls).map(\.operation) {
+      if let unmet = operation.unmetSecurity {
+        notes.append("\(operation.method) \(operation.path): \(unmet)")
+      }
+    }
+    var toFormat = Dictionary(
+      files.map { ($0.path, $0.contents) }, uniquingKeysWith: { first, _ in first })
+    if composition != original { toFormat[Self.compositionRootPath] = composition }
+    let formatted = formatter(toFormat, root)
     var plan = APIPlan(
       changes: ChangeSet(), leftAlone: [], upToDate: [], orphans: [],
       skipped: skipped.map { Self.locating($0, in: positions) },
       operationCount: writers.map(\.calls.count).reduce(0, +))
+    plan.notes += notes
     var written: [String] = []
     for (path, contents) in files {
       let body = formatted?[path] ?? contents
@@ -274,70 +335,11 @@ extension Generator {
     // are the ones the new files declare.)
     try refuseTypeCollisions(
       declaring, except: Set(files.map(\.path) + generatedModelFiles(source: shown)))
-    // Each repository, made in the composition root the first time.
-    var composition = try read(Self.compositionRootPath)
-    let original = composition
-    for writer in writers where !Self.contains(word: "\(writer.name)RepoImpl(", in: composition) {
-      let variable = SwiftNames.lowerCamel(writer.name) + "Repo"
-      if composition.contains("let \(variable) ") {
-        throw GeneratorError(
-          "\(Self.compositionRootPath) already has `let \(variable)`; rename it (or the tag "
-            + "\(writer.name)); nothing was changed")
-      }
-      // The credentials its operations need besides the session's: a plugin per scheme, with
-      // no credential until the team gives it one (a request fails, saying so, until then).
-      let schemes = Set(writer.calls.flatMap(\.operation.credentialSchemes)).sorted()
-      var pluginList = "plugins"
-      if !schemes.isEmpty {
-        let made = schemes.compactMap { name -> String? in
-          let literal = SwiftNames.literal(name)
-          switch description.credentialSchemes[name] {
-          case .apiKey(let header, let field)?:
-            let placement = header ? "header" : "query"
-            let fieldLiteral = SwiftNames.literal(field)
-            return
-              "APIKeyPlugin(scheme: \"\(literal)\", placement: .\(placement)(\"\(fieldLiteral)\")) "
-              + "{ nil }"
-          case .basic?:
-            return "BasicAuthPlugin(scheme: \"\(literal)\") { nil }"
-          default:
-            return nil
-          }
-        }
-        pluginList =
-          "plugins + [\n          // The credentials of the document's security schemes: give "
-          + "each plugin its value\n          // (from the Keychain, say) in place of nil.\n          "
-          + made.joined(separator: ",\n          ") + ",\n        ]"
-        for name in schemes {
-          plan.notes.append(
-            "\(writer.name)RepoImpl's operations need the credential \"\(name)\" "
-              + "(\(Self.describe(description.credentialSchemes[name]))): give its plugin in "
-              + "\(Self.compositionRootPath) the value (from the Keychain, say)")
-        }
-      }
-      composition = try insert(
-        """
-            let \(variable) = \(writer.name)RepoImpl(
-              requester: HTTPRequester<\(writer.name)DataAPI>(
-                baseURL: baseURL, transport: transport, plugins: \(pluginList),
-                configuration: .iso8601Dates))
-            // Give it to the service that needs it, then remove the next line.
-            _ = \(variable)
-
-        """, above: "// trellis:repositories", in: composition)
-    }
-    for operation in writers.flatMap(\.calls).map(\.operation) {
-      if let unmet = operation.unmetSecurity {
-        plan.notes.append("\(operation.method) \(operation.path): \(unmet)")
-      }
-    }
     if composition != original {
-      // Formatted as the project's CI lints it (a long name makes a long line).
-      composition =
-        formatter([Self.compositionRootPath: composition], root)?[Self.compositionRootPath]
-        ?? composition
       plan.changes.edits.append(
-        .init(path: Self.compositionRootPath, original: original, updated: composition))
+        .init(
+          path: Self.compositionRootPath, original: original,
+          updated: formatted?[Self.compositionRootPath] ?? composition))
     }
     // The files of this document's tags that it no longer has: they use models it no longer
     // writes, so they are named for the team to delete (with their line in the composition
@@ -706,6 +708,7 @@ public enum SwiftFormatting {
         jobs.insert(["--parallel"] + whole.sorted(), at: 0)
       }
       // As many at once as the machine has cores: a job starts as soon as any ends.
+      let command = formatCommand()
       let start = Date()
       // Made at 0 and raised to the count: a semaphore released below its starting value traps.
       let slots = DispatchSemaphore(value: 0)
@@ -720,9 +723,8 @@ public enum SwiftFormatting {
           return nil
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-          ["swift", "format", "format", "--in-place"] + configurationArguments + job
+        process.executableURL = command.executable
+        process.arguments = command.arguments + ["--in-place"] + configurationArguments + job
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let finished = DispatchSemaphore(value: 0)
@@ -765,13 +767,35 @@ public enum SwiftFormatting {
     return job.0.terminationStatus == 0
   }
 
-  /// The UTF-8 offsets of the lines of `text` longer than `width` characters.
+  /// How `swift format format` is run: the toolchain's `swift-format` beside the first `swift`
+  /// on `PATH` (its links followed) when it is there, as `swift format` runs it; else `swift
+  /// format` through `env`. Started directly, each of a large document's fifty runs saves
+  /// starting the driver first (a fifth of a second each on two cores, side by side).
+  static func formatCommand(
+    path: String? = ProcessInfo.processInfo.environment["PATH"]
+  ) -> (executable: URL, arguments: [String]) {
+    let files = FileManager.default
+    for folder in (path ?? "").split(separator: ":") where !folder.isEmpty {
+      let swift = URL(fileURLWithPath: String(folder)).appendingPathComponent("swift")
+      guard files.isExecutableFile(atPath: swift.path) else { continue }
+      let formatter = swift.resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("swift-format")
+      if files.isExecutableFile(atPath: formatter.path) { return (formatter, ["format"]) }
+      break
+    }
+    return (URL(fileURLWithPath: "/usr/bin/env"), ["swift", "format", "format"])
+  }
+
+  /// The UTF-8 offsets of the lines of `text` longer than `width` characters, but for lines
+  /// that are only a comment (`swift format` leaves a comment's text as it is).
   static func longLineRanges(_ text: String, width: Int) -> [Range<Int>] {
     var ranges: [Range<Int>] = []
     var offset = 0
     for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
       // A line's characters are at most its bytes: only a long one is counted.
-      if line.count > width, Substring(line).count > width {
+      if line.count > width, !line.drop(while: { $0 == UInt8(ascii: " ") }).starts(with: "//".utf8),
+        Substring(line).count > width
+      {
         ranges.append(offset..<(offset + line.count))
       }
       offset += line.count + 1

@@ -862,7 +862,9 @@ struct EndpointWriter {
       let value =
         call.answersData ? "Data(\"sample\".utf8)" : call.answer.map(Self.topLevelSample) ?? ""
       lines.append("    /// What ``\(name)Repo/\(call.name)(\(labels(call)))`` answers.")
-      lines.append("    public var \(SwiftNames.escaped(call.name)): \(type) = \(value)")
+      // (`.sample`, not `Type.sample`: the type is written just before it.)
+      let shortValue = value == type + ".sample" ? ".sample" : value
+      lines.append("    public var \(SwiftNames.escaped(call.name)): \(type) = \(shortValue)")
     }
     lines += [
       "  }",
@@ -962,6 +964,8 @@ struct EndpointWriter {
       "        configuration: .iso8601Dates))",
       "  }",
     ]
+    // The request-reading helpers the tests use, written once at the end of the suite.
+    var helpers: Set<RequestHelper> = []
     for call in calls {
       lines.append("")
       lines.append(
@@ -1002,24 +1006,20 @@ struct EndpointWriter {
           }
           return "\"\(text)\""
         }
-      lines.append(
-        "    let segments = (URLComponents(url: request.url, resolvingAgainstBaseURL: false)?"
-          + ".percentEncodedPath ?? \"\").split(separator: \"/\", omittingEmptySubsequences: false)"
-          + ".map { $0.removingPercentEncoding ?? \"\" }")
-      lines.append("    #expect(segments == [\(segments.joined(separator: ", "))])")
+      lines.append("    #expect(segments(of: request) == [\(segments.joined(separator: ", "))])")
+      helpers.insert(.segments)
       // A value sent as JSON text reads back as the sample.
       for argument in call.arguments where argument.parameter?.isJSON == true {
         let wire = SwiftNames.literal(argument.parameter?.name ?? "")
         let read =
           argument.parameter?.location == .query
-          ? "URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == \"\(wire)\" }?.value"
+          ? "queryItems(of: request).first { $0.name == \"\(wire)\" }?.value"
           : "request.headers[\"\(wire)\"]"
         guard argument.parameter?.location != .path else { continue }
-        lines.append("    let \(argument.name)Decoder = JSONDecoder()")
-        lines.append("    \(argument.name)Decoder.dateDecodingStrategy = .iso8601")
         lines.append(
-          "    #expect(try \(argument.name)Decoder.decode(\(argument.type.name).self, from: Data((\(read) ?? \"\").utf8)) == \(argument.sample))"
+          "    #expect(try decoded(\(argument.type.name).self, from: Data((\(read) ?? \"\").utf8)) == \(argument.sample))"
         )
+        helpers.formUnion([.decoded, .queryItems])
       }
       let queries = call.arguments.filter {
         $0.parameter?.location == .query && $0.parameter?.style == nil
@@ -1029,9 +1029,8 @@ struct EndpointWriter {
         // (Read once, when an item is checked by itself: a list joined by a separator reads
         // its one item apart.)
         if queries.contains(where: { $0.parameter?.listSeparator == nil }) {
-          lines.append(
-            "    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []"
-          )
+          lines.append("    let items = queryItems(of: request)")
+          helpers.insert(.queryItems)
         }
         for argument in queries {
           let wire = SwiftNames.literal(argument.parameter?.name ?? "")
@@ -1040,11 +1039,9 @@ struct EndpointWriter {
             // One item: its elements apart at the style's separator, each then decoded.
             let encoded = separator == "," ? "," : separator == " " ? "%20" : "%7C"
             lines.append(
-              "    let \(argument.name)Item = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?"
-                + ".percentEncodedQueryItems?.first { $0.name == \"\(wire)\" }?.value ?? \"\"")
-            lines.append(
-              "    #expect(\(argument.name)Item.components(separatedBy: \"\(encoded)\").map { $0.removingPercentEncoding ?? \"\" } "
-                + "== [\(elements)])")
+              "    #expect(elements(of: \"\(wire)\", in: request, separatedBy: \"\(encoded)\") == [\(elements)])"
+            )
+            helpers.insert(.elements)
           } else if argument.shape.hasPrefix("[") {
             // An item per element, in order.
             lines.append(
@@ -1064,11 +1061,10 @@ struct EndpointWriter {
         lines.append("    #expect(request.headers[\"\(wire)\"] == \(sampleValue(argument)))")
       }
       if let body = call.body, case .json? = call.operation.body {
-        lines.append("    let decoder = JSONDecoder()")
-        lines.append("    decoder.dateDecodingStrategy = .iso8601")
         lines.append(
-          "    #expect(try decoder.decode(\(body.type.declared).self, from: request.body ?? Data()) == \(body.sample))"
+          "    #expect(try decoded(\(body.type.declared).self, from: request.body ?? Data()) == \(body.sample))"
         )
+        helpers.insert(.decoded)
       }
       lines.append(
         "    #expect(request.headers[\"Authorization\"] == nil)  // no session plugin here")
@@ -1100,8 +1096,63 @@ struct EndpointWriter {
         "  }",
       ]
     }
+    for helper in RequestHelper.allCases where helpers.contains(helper) {
+      lines += [""] + helper.lines
+    }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A function a generated suite reads its requests with (one line per check, not five: a
+  /// large document's tests are a fifth of its generated text).
+  enum RequestHelper: CaseIterable {
+    case segments, queryItems, elements, decoded
+
+    /// Its declaration, in the suite.
+    var lines: [String] {
+      switch self {
+      case .segments:
+        [
+          "  /// The path of `request` as the server reads it: segment by segment, each decoded.",
+          "  private func segments(of request: HTTPRequest) -> [String] {",
+          "    let path = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath",
+          "    return (path ?? \"\").split(separator: \"/\", omittingEmptySubsequences: false).map {",
+          "      $0.removingPercentEncoding ?? \"\"",
+          "    }",
+          "  }",
+        ]
+      case .queryItems:
+        [
+          "  /// The query items of `request`, decoded.",
+          "  private func queryItems(of request: HTTPRequest) -> [URLQueryItem] {",
+          "    URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []",
+          "  }",
+        ]
+      case .elements:
+        [
+          "  /// The elements of the query item `name` of `request`: split where the encoded value",
+          "  /// has `separator`, then each decoded.",
+          "  private func elements(of name: String, in request: HTTPRequest, separatedBy separator: String)",
+          "    -> [String]",
+          "  {",
+          "    let item = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?",
+          "      .percentEncodedQueryItems?.first { $0.name == name }?.value",
+          "    return (item ?? \"\").components(separatedBy: separator).map {",
+          "      $0.removingPercentEncoding ?? \"\"",
+          "    }",
+          "  }",
+        ]
+      case .decoded:
+        [
+          "  /// `data` read as JSON of `type`, dates in ISO 8601 as the requester writes them.",
+          "  private func decoded<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {",
+          "    let decoder = JSONDecoder()",
+          "    decoder.dateDecodingStrategy = .iso8601",
+          "    return try decoder.decode(type, from: data)",
+          "  }",
+        ]
+      }
+    }
   }
 
   /// A test that through the protocol `call`'s optional parameters may be left out: the
@@ -1202,17 +1253,8 @@ struct EndpointWriter {
     }
     // (No status only one answer stands for: nothing to test apart.)
     guard !rows.isEmpty else { return [] }
-    // One loop over a table: a document that types five errors for each of 250 operations
-    // gets a few lines per operation, not a block per status.
     let failure = call.failureType ?? "Never"
-    lines.append("    let answers: [(status: Int, stub: HTTPStub, body: \(failure))] = [")
-    for row in rows {
-      lines.append("      (\(row.status), \(row.stub), \(row.expected)),")
-    }
-    lines += [
-      "    ]",
-      "    for (expected, stub, body) in answers {",
-      "      responder.answer(with: stub)",
+    let checks = [
       "      let answer = \(invocation)",
       "      guard case .failure(let status, let read, _) = answer else {",
       "        Issue.record(\"\\(expected) was not read as an error answer: \\(answer)\")",
@@ -1223,7 +1265,29 @@ struct EndpointWriter {
       "    }",
       "  }",
     ]
-    return lines
+    // Every status of the one type, as most documents say (an error object for each of five
+    // statuses): a loop over the statuses, the body written once.
+    let types = Set(call.failures.map(\.type.declared))
+    if !call.failureEnum, types == [failure], Set(rows.map(\.expected)).count == 1 {
+      lines += [
+        "    let body: \(failure) = \(rows[0].expected)",
+        "    for expected in [\(rows.map { String($0.status) }.joined(separator: ", "))] {",
+        "      responder.answer(with: .iso8601JSON(body, status: expected))",
+      ]
+      return lines + checks
+    }
+    // One loop over a table: a document that types five errors for each of 250 operations
+    // gets a few lines per operation, not a block per status.
+    lines.append("    let answers: [(status: Int, stub: HTTPStub, body: \(failure))] = [")
+    for row in rows {
+      lines.append("      (\(row.status), \(row.stub), \(row.expected)),")
+    }
+    lines += [
+      "    ]",
+      "    for (expected, stub, body) in answers {",
+      "      responder.answer(with: stub)",
+    ]
+    return lines + checks
   }
 
   /// How `argument`'s sample reads in the path, in a Swift string literal.
