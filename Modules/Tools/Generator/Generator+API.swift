@@ -770,7 +770,7 @@ public enum SwiftFormatting {
   /// How `swift format format` is run: the toolchain's `swift-format` beside the first `swift`
   /// on `PATH` (its links followed) when it is there, as `swift format` runs it; else `swift
   /// format` through `env`. Started directly, each of a large document's fifty runs saves
-  /// starting the driver first (a fifth of a second each on two cores, side by side).
+  /// starting the driver first (0.05 s against 0.03 s for an empty file, measured).
   static func formatCommand(
     path: String? = ProcessInfo.processInfo.environment["PATH"]
   ) -> (executable: URL, arguments: [String]) {
