@@ -194,6 +194,7 @@ struct APIGeneratorTests {
        }}}
       """
     let sandbox = try apiSandbox()
+    defer { sandbox.cleanUp() }
     try sandbox.write(document, to: "api/billing.json")
     let result = sandbox.run(["api", "api/billing.json"])
     #expect(result.status == 0, "\(result.errors)")

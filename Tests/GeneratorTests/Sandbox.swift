@@ -16,9 +16,7 @@ struct Sandbox {
   init(including extra: [String] = []) throws {
     let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().path
-    root =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("trellis-gen-\(UUID().uuidString)").path
+    root = Self.parent.appendingPathComponent("trellis-gen-\(UUID().uuidString)").path
     let manager = FileManager.default
     try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
     for item in [
@@ -37,6 +35,23 @@ struct Sandbox {
   }
 
   func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
+
+  /// The folder sandboxes are made in: a memory-backed one when the machine has one with room
+  /// to spare (`/dev/shm` on Linux, 1 GiB free), else the temporary folder. The generator syncs
+  /// each file it writes to the disk before moving it into place, and the tests write thousands
+  /// of files: on a disk, their waits were more than half of the generator tests' time (82 s
+  /// against 50 s for all of them, on two cores). What is tested is the same either way.
+  static let parent: URL = {
+    let memory = "/dev/shm"
+    let manager = FileManager.default
+    if manager.isWritableFile(atPath: memory),
+      let free = (try? manager.attributesOfFileSystem(forPath: memory))?[.systemFreeSize]
+        as? NSNumber, free.int64Value >= 1 << 30
+    {
+      return URL(fileURLWithPath: memory, isDirectory: true)
+    }
+    return manager.temporaryDirectory
+  }()
 
   /// `base` followed by a random word: a name that exists in no project (`Notes` + `Qzvkwp`).
   static func unique(_ base: String) -> String {
