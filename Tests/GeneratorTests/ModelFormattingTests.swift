@@ -70,8 +70,10 @@ struct ModelFormattingTests {
       try files.createDirectory(at: made, withIntermediateDirectories: true)
     }
     for tool in [
-      toolchain.appendingPathComponent("swift"), toolchain.appendingPathComponent("swift-format"),
-      bare.appendingPathComponent("swift"),
+      toolchain.appendingPathComponent("swift"),
+      toolchain.appendingPathComponent("swift-format"),
+      toolchain.appendingPathComponent("swift-frontend"),
+      bare.appendingPathComponent("swift"), bare.appendingPathComponent("swift-format"),
     ] {
       try Data("#!/bin/sh\n".utf8).write(to: tool)
       try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
@@ -85,7 +87,8 @@ struct ModelFormattingTests {
       direct.executable.resolvingSymlinksInPath().path
         == toolchain.appendingPathComponent("swift-format").resolvingSymlinksInPath().path)
     #expect(direct.arguments == ["format"])
-    // The first `swift` decides: one without a formatter beside it is run as `swift format`.
+    // The first `swift` decides: one in a folder without the compiler (a shim, a wrapper) is
+    // run as `swift format`, even with a `swift-format` beside it.
     let driver = SwiftFormatting.formatCommand(path: "\(bare.path):\(linked.path)")
     #expect(driver.executable.path == "/usr/bin/env")
     #expect(driver.arguments == ["swift", "format", "format"])
@@ -100,5 +103,21 @@ struct ModelFormattingTests {
     let ranges = SwiftFormatting.longLineRanges(comment + "\n" + code + "\n", width: 100)
     let start = comment.utf8.count + 1
     #expect(ranges == [start..<(start + code.utf8.count)])
+  }
+
+  /// A file `swift format` cannot take (a team's own that does not parse) is left out of the
+  /// result, and the others in its batch are still formatted.
+  @Test func aFileThatCannotBeFormattedLeavesTheOthersFormatted() throws {
+    let sandbox = try apiSandbox()
+    defer { sandbox.cleanUp() }
+    let files = [
+      "Tests/RepositoryTests/A.swift": "let  a=[1,2]\n",
+      "Tests/RepositoryTests/B.swift": "func broken( {{{\n",
+      "Tests/RepositoryTests/C.swift": "let  c=[3,4]\n",
+    ]
+    let formatted = try #require(SwiftFormatting.format(files, root: sandbox.root))
+    #expect(formatted["Tests/RepositoryTests/A.swift"] == "let a = [1, 2]\n")
+    #expect(formatted["Tests/RepositoryTests/C.swift"] == "let c = [3, 4]\n")
+    #expect(formatted["Tests/RepositoryTests/B.swift"] == nil)
   }
 }

@@ -673,7 +673,9 @@ public enum SwiftFormatting {
     return name.hasPrefix("APIModels") && path.contains("/API/")
   }
 
-  /// `files` (path to text) formatted, or `nil`.
+  /// `files` (path to text) formatted: a file `swift format` cannot take is left out (the
+  /// caller writes it as it is), the others are formatted; `nil` when it cannot run at all or
+  /// takes longer than ``deadline``.
   public static func format(_ files: [String: String], root: String) -> [String: String]? {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("trellis-gen-format-\(UUID().uuidString)", isDirectory: true)
@@ -688,7 +690,8 @@ public enum SwiftFormatting {
       let width = lineLength(configuration: configuration)
       var names: [String: URL] = [:]
       var whole: [String] = []
-      var jobs: [[String]] = []
+      // Each job: its arguments, and the files it formats.
+      var jobs: [(arguments: [String], paths: [String])] = []
       for (index, (path, text)) in files.sorted(by: { $0.key < $1.key }).enumerated() {
         let url = folder.appendingPathComponent("\(index).swift")
         try Data(text.utf8).write(to: url)
@@ -696,58 +699,38 @@ public enum SwiftFormatting {
         if isLaidOutExceptLongLines(path) {
           let ranges = longLineRanges(text, width: width)
           if !ranges.isEmpty {
-            jobs.append(ranges.map { "--offsets=\($0.lowerBound):\($0.upperBound)" } + [url.path])
+            jobs.append(
+              (ranges.map { "--offsets=\($0.lowerBound):\($0.upperBound)" } + [url.path], [path]))
           }
         } else {
-          whole.append(url.path)
+          whole.append(path)
         }
       }
       // Files in parallel, across the machine's cores (a large document's models are split
       // into files by letter, so they format side by side).
       if !whole.isEmpty {
-        jobs.insert(["--parallel"] + whole.sorted(), at: 0)
+        jobs.insert((["--parallel"] + whole.compactMap { names[$0]?.path }, whole), at: 0)
       }
-      // As many at once as the machine has cores: a job starts as soon as any ends.
       let command = formatCommand()
       let start = Date()
-      // Made at 0 and raised to the count: a semaphore released below its starting value traps.
-      let slots = DispatchSemaphore(value: 0)
-      for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) { slots.signal() }
-      var running: [(Process, DispatchSemaphore)] = []
-      for job in jobs {
+      guard
+        var failed = run(
+          jobs, command: command, configurationArguments: configurationArguments, from: start)
+      else { return nil }
+      // A batch that failed (one file it cannot take, such as a team's own that does not
+      // parse): each of its files again, alone, from its text, so the others are formatted.
+      if jobs.first?.paths == whole, whole.count > 1, failed.isSuperset(of: whole) {
+        for path in whole { try Data((files[path] ?? "").utf8).write(to: names[path]!) }
         guard
-          slots.wait(timeout: .now() + max(0, deadline - Date().timeIntervalSince(start)))
-            == .success
-        else {
-          for (process, _) in running where process.isRunning { process.terminate() }
-          return nil
-        }
-        let process = Process()
-        process.executableURL = command.executable
-        process.arguments = command.arguments + ["--in-place"] + configurationArguments + job
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in
-          finished.signal()
-          slots.signal()
-        }
-        do {
-          try process.run()
-        } catch {
-          for (process, _) in running where process.isRunning { process.terminate() }
-          return nil
-        }
-        running.append((process, finished))
-      }
-      for job in running {
-        guard wait(for: job, from: start) else {
-          for (process, _) in running where process.isRunning { process.terminate() }
-          return nil
-        }
+          let again = run(
+            whole.map { ([names[$0]!.path], [$0]) }, command: command,
+            configurationArguments: configurationArguments, from: start)
+        else { return nil }
+        failed.subtract(whole)
+        failed.formUnion(again)
       }
       var result: [String: String] = [:]
-      for (path, url) in names {
+      for (path, url) in names where !failed.contains(path) {
         result[path] = try String(contentsOf: url, encoding: .utf8)
       }
       return result
@@ -756,19 +739,63 @@ public enum SwiftFormatting {
     }
   }
 
-  /// Waits for `job` until ``deadline`` after `start`; whether it ended well (one past the
-  /// deadline is stopped).
-  private static func wait(for job: (Process, DispatchSemaphore), from start: Date) -> Bool {
-    let left = max(0, deadline - Date().timeIntervalSince(start))
-    if job.1.wait(timeout: .now() + left) == .timedOut {
-      job.0.terminate()
-      return false
+  /// Runs `jobs`, as many at once as the machine has cores (a job starts as soon as any
+  /// ends); the files of those that failed, or `nil` when one could not start or the
+  /// ``deadline`` after `start` passed (every job still running is then stopped).
+  private static func run(
+    _ jobs: [(arguments: [String], paths: [String])],
+    command: (executable: URL, arguments: [String]), configurationArguments: [String],
+    from start: Date
+  ) -> Set<String>? {
+    // Made at 0 and raised to the count: a semaphore released below its starting value traps.
+    let slots = DispatchSemaphore(value: 0)
+    for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) { slots.signal() }
+    var running: [(process: Process, finished: DispatchSemaphore, paths: [String])] = []
+    func stopAll() {
+      for job in running where job.process.isRunning { job.process.terminate() }
     }
-    return job.0.terminationStatus == 0
+    for job in jobs {
+      guard
+        slots.wait(timeout: .now() + max(0, deadline - Date().timeIntervalSince(start)))
+          == .success
+      else {
+        stopAll()
+        return nil
+      }
+      let process = Process()
+      process.executableURL = command.executable
+      process.arguments =
+        command.arguments + ["--in-place"] + configurationArguments + job.arguments
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      let finished = DispatchSemaphore(value: 0)
+      process.terminationHandler = { _ in
+        finished.signal()
+        slots.signal()
+      }
+      do {
+        try process.run()
+      } catch {
+        stopAll()
+        return nil
+      }
+      running.append((process, finished, job.paths))
+    }
+    var failed: Set<String> = []
+    for job in running {
+      let left = max(0, deadline - Date().timeIntervalSince(start))
+      guard job.finished.wait(timeout: .now() + left) == .success else {
+        stopAll()
+        return nil
+      }
+      if job.process.terminationStatus != 0 { failed.formUnion(job.paths) }
+    }
+    return failed
   }
 
   /// How `swift format format` is run: the toolchain's `swift-format` beside the first `swift`
-  /// on `PATH` (its links followed) when it is there, as `swift format` runs it; else `swift
+  /// on `PATH` (its links followed), in the folder of the toolchain's `swift-frontend`, as
+  /// `swift format` runs it; else `swift
   /// format` through `env`. Started directly, each of a large document's fifty runs saves
   /// starting the driver first (0.05 s against 0.03 s for an empty file, measured).
   static func formatCommand(
@@ -778,9 +805,15 @@ public enum SwiftFormatting {
     for folder in (path ?? "").split(separator: ":") where !folder.isEmpty {
       let swift = URL(fileURLWithPath: String(folder)).appendingPathComponent("swift")
       guard files.isExecutableFile(atPath: swift.path) else { continue }
-      let formatter = swift.resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("swift-format")
-      if files.isExecutableFile(atPath: formatter.path) { return (formatter, ["format"]) }
+      // A toolchain's `bin` (it has the compiler): a shim or wrapper elsewhere may sit beside
+      // another `swift-format` than the one its `swift format` runs.
+      let bin = swift.resolvingSymlinksInPath().deletingLastPathComponent()
+      let formatter = bin.appendingPathComponent("swift-format")
+      if files.isExecutableFile(atPath: bin.appendingPathComponent("swift-frontend").path),
+        files.isExecutableFile(atPath: formatter.path)
+      {
+        return (formatter, ["format"])
+      }
       break
     }
     return (URL(fileURLWithPath: "/usr/bin/env"), ["swift", "format", "format"])

@@ -1019,7 +1019,8 @@ struct EndpointWriter {
         lines.append(
           "    #expect(try decoded(\(argument.type.name).self, from: Data((\(read) ?? \"\").utf8)) == \(argument.sample))"
         )
-        helpers.formUnion([.decoded, .queryItems])
+        helpers.insert(.decoded)
+        if argument.parameter?.location == .query { helpers.insert(.queryItems) }
       }
       let queries = call.arguments.filter {
         $0.parameter?.location == .query && $0.parameter?.style == nil
