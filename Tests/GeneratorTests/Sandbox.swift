@@ -40,7 +40,25 @@ struct Sandbox {
       try manager.createDirectory(
         atPath: (destination as NSString).deletingLastPathComponent,
         withIntermediateDirectories: true)
-      try manager.copyItem(atPath: source + "/" + item, toPath: destination)
+      try Self.copy(source + "/" + item, to: destination)
+    }
+  }
+
+  /// Copies `source` to `destination`, but for build folders (`.build`: this package's own,
+  /// in `Tests/GeneratorTests`, when `Tests` is copied whole).
+  private static func copy(_ source: String, to destination: String) throws {
+    let manager = FileManager.default
+    var isDirectory: ObjCBool = false
+    let isLink = (try? manager.destinationOfSymbolicLink(atPath: source)) != nil
+    guard !isLink, manager.fileExists(atPath: source, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      try manager.copyItem(atPath: source, toPath: destination)
+      return
+    }
+    try manager.createDirectory(atPath: destination, withIntermediateDirectories: true)
+    for name in try manager.contentsOfDirectory(atPath: source) where name != ".build" {
+      try copy(source + "/" + name, to: destination + "/" + name)
     }
   }
 
