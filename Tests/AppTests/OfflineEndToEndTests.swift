@@ -146,9 +146,9 @@ struct OfflineEndToEndTests {
   /// test (`RecoveryScheduleTests`) proves the 15-second bound across every timing on a test
   /// clock; this proves the real transport's part (connections kept alive through the fault
   /// are dead after it: new ones are opened) and prints the time it took. It waits the real
-  /// timings out (about 40 s, the longest test of the app's suite by three times), so it runs
-  /// when `TRELLIS_PRODUCTION_TIMINGS=1` says so: `.ci/run` runs it in a step of its own, and
-  /// the shortened test above plays the same fault on every `swift test`.
+  /// timings out (about 30 s, longer than any other test of the app's suite), so it runs when
+  /// `TRELLIS_PRODUCTION_TIMINGS=1` says so: `.ci/run` runs it after the suite, and the
+  /// shortened test above plays the same fault on every `swift test`.
   @Test(
     .enabled(
       if: ProcessInfo.processInfo.environment["TRELLIS_PRODUCTION_TIMINGS"] == "1",

@@ -15,7 +15,10 @@ struct ScanOracleTests {
     for folder in ["Modules", "Tests", "App"] {
       let base = root.appendingPathComponent(folder)
       guard let files = FileManager.default.enumerator(atPath: base.path) else { continue }
-      for case let path as String in files where path.hasSuffix(".swift") {
+      for case let path as String in files
+      where path.hasSuffix(".swift")
+        && !path.split(separator: "/").contains(where: { $0.hasPrefix(".") })
+      {
         texts.append(try String(contentsOf: base.appendingPathComponent(path), encoding: .utf8))
       }
     }
@@ -61,5 +64,28 @@ struct ScanOracleTests {
     for text in try Self.repositoryTexts() + Self.edgeCases {
       #expect(Generator.digest(of: text) == Self.digestByCharacters(text), "\(text.prefix(80))")
     }
+  }
+}
+
+@Suite("The generator's file system")
+struct LocalFileSystemTests {
+  /// A hidden folder's Swift files (a build's, `.build` in `Tests/GeneratorTests` once its
+  /// package is built) are never taken for the project's: a rename would edit them.
+  @Test func swiftFilesLeaveHiddenFoldersOut() throws {
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-files-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    for file in [
+      "Tests/A.swift", "Tests/Kit/B.swift", "Tests/Kit/.build/C.swift", ".hidden/D.swift",
+    ] {
+      let url = URL(fileURLWithPath: root + "/" + file)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("let x = 1\n".utf8).write(to: url)
+    }
+    let found = LocalFileSystem().swiftFiles(under: root).map {
+      String($0.dropFirst(root.count + 1))
+    }
+    #expect(found.sorted() == ["Tests/A.swift", "Tests/Kit/B.swift"])
   }
 }

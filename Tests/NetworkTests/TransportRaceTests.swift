@@ -57,21 +57,30 @@ struct TransportRaceTests {
     }
   }
 
-  /// How long a request to `path` takes here, to aim the cancellations at its completion.
+  /// How long a request to `path` takes here with `inFlight` at a time (as the rounds run), to
+  /// aim the cancellations at its completion.
   private static func typicalLatency(
-    _ transport: URLSessionTransport, _ path: String
+    _ transport: URLSessionTransport, _ path: String, inFlight: Int = sideBySide
   ) async throws -> Duration {
     let clock = ContinuousClock()
-    var samples: [Duration] = []
+    let url = TestAPI.serverURL.appendingPathComponent(path)
+    let samples = Recorder<Duration>()
     for _ in 0..<8 {
-      let started = clock.now
-      _ = try await transport.send(
-        HTTPRequest(method: .get, url: TestAPI.serverURL.appendingPathComponent(path)),
-        for: Raced(path: path),
-        progress: nil)
-      samples.append(started.duration(to: clock.now))
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<inFlight {
+          group.addTask {
+            let started = clock.now
+            _ = try await transport.send(
+              HTTPRequest(method: .get, url: url), for: Raced(path: path), progress: nil)
+            let took = started.duration(to: clock.now)
+            samples.append(took)
+          }
+        }
+        try await group.waitForAll()
+      }
     }
-    return samples.sorted()[samples.count / 2]
+    let sorted = samples.values.sorted()
+    return sorted[sorted.count / 2]
   }
 
   @Test func aCallerCancelledAsItsAnswerArrives() async throws {
@@ -128,7 +137,8 @@ struct TransportRaceTests {
   @Test func aDeadlineThatExpiresAsTheAnswerArrives() async throws {
     try await withServer(Self.router()) { _ in
       let transport = URLSessionTransport()
-      let latency = try await Self.typicalLatency(transport, "/late")
+      // (One call at a time here.)
+      let latency = try await Self.typicalLatency(transport, "/late", inFlight: 1)
       var outcomes = (answered: 0, timedOut: 0)
       for round in 0..<Self.rounds {
         let deadline = latency * (0.5 + Double(round % 20) / 20)  // 0.5 to 1.5x the latency

@@ -106,8 +106,17 @@ public struct LocalFileSystem: GeneratorFileSystem {
   /// See ``GeneratorFileSystem/swiftFiles(under:)``.
   public func swiftFiles(under path: String) -> [String] {
     guard let enumerator = FileManager.default.enumerator(atPath: path) else { return [] }
-    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
-      .map { path + "/" + $0 }
+    var files: [String] = []
+    while let relative = enumerator.nextObject() as? String {
+      // A hidden folder is never the project's sources: a build's (`.build`, in
+      // `Tests/GeneratorTests` once its package is built), an editor's.
+      if (relative as NSString).lastPathComponent.hasPrefix(".") {
+        enumerator.skipDescendants()
+        continue
+      }
+      if relative.hasSuffix(".swift") { files.append(path + "/" + relative) }
+    }
+    return files
   }
 
   /// See ``GeneratorFileSystem/entries(in:)``.
