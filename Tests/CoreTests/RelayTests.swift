@@ -16,6 +16,20 @@ struct RelayTests {
     #expect(relay.value == 12)
   }
 
+  /// Observers are called in the order they subscribed: the app's user-data scope (made
+  /// first) points the stores at a restored user before a service (made after it) reads them.
+  @Test func observersAreCalledInTheOrderTheySubscribed() {
+    let relay = Relay(0)
+    let calls = Mutex<[Int]>([])
+    let tokens = (0..<32).map { index in
+      relay.observe { _ in calls.withLock { $0.append(index) } }
+    }
+    relay.send(1)
+    relay.send(2)
+    #expect(calls.withLock { $0 } == Array(0..<32) + Array(0..<32))
+    withExtendedLifetime(tokens) {}
+  }
+
   @Test func changesSkipTheCurrentValueAndEverySubscriberGetsEachChange() async {
     let relay = Relay("a")
     var first = relay.changes.makeAsyncIterator()

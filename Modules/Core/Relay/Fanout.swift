@@ -14,7 +14,8 @@
 /// another thread) is therefore delivered after the one in progress, by the thread already
 /// delivering, and every subscriber sees values in the order they were published.
 ///
-/// Each queued value remembers which subscribers existed when it was published, so a stream
+/// Subscribers receive each value in the order they subscribed. Each queued value remembers
+/// which subscribers existed when it was published, so a stream
 /// subscribed later never receives a value older than the one it started with; a subscriber
 /// removed before delivery is skipped.
 final class Fanout<Value: Sendable>: Sendable {
@@ -62,7 +63,11 @@ final class Fanout<Value: Sendable>: Sendable {
     let shouldDeliver = state.withLock { state -> Bool in
       let value = change(&state.current)
       guard !state.isClosed, !state.subscribers.isEmpty else { return false }
-      state.queue.append(Pending(value: value, recipients: Array(state.subscribers.keys)))
+      // In the order they subscribed (ids only grow): a dictionary's own order is random per
+      // process, and a subscriber made first (the user's data scope, which points the stores at
+      // the user) must see a change before one made after it (a service reading those stores).
+      state.queue.append(
+        Pending(value: value, recipients: state.subscribers.keys.sorted()))
       guard !state.isDelivering else { return false }
       state.isDelivering = true
       return true
