@@ -32,7 +32,11 @@ struct ParameterStyleTests {
   /// the object's order, `ParameterStyle` in sorted order (a dictionary has none).
   private func pairs(_ text: String, separator: String) -> Set<String> {
     let parts = text.components(separatedBy: separator)
-    return Set(stride(from: 0, to: parts.count - 1, by: 2).map { parts[$0] + "=" + parts[$0 + 1] })
+    var pairs = Set<String>()
+    for index in stride(from: 0, to: parts.count - 1, by: 2) {
+      pairs.insert("\(parts[index])=\(parts[index + 1])")
+    }
+    return pairs
   }
 
   @Test func formWithoutExplode() {
