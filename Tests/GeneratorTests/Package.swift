@@ -2,9 +2,10 @@
 // The tests of `trellis-gen`, the project's code generator, in a package of their own so that
 // the app's `swift test` (at the repository's root) neither builds nor runs them: they are most
 // of the suite's processor time (docs/performance.md), and a team changes its app far more often
-// than its generator. Run them from the repository's root:
+// than its generator. Run them from the repository's root, in the app's build folder (the
+// modules they share with the app are then compiled once, for both):
 //
-//     swift test --package-path Tests/GeneratorTests
+//     swift test --package-path Tests/GeneratorTests --scratch-path .build
 //
 // They test the generator against the tree around them (`Sandbox` copies it), as before.
 import Foundation
