@@ -39,7 +39,8 @@ public final class ReactorTester<R: ReactorProtocol> {
 
   /// The reactor under test.
   public let reactor: R
-  /// How long an `expect` waits for outputs that have not arrived yet.
+  /// How long an `expect` waits for outputs that have not arrived yet (by default
+  /// ``defaultTestTimeout``).
   public var timeout: Duration
   /// Whether ``finish()`` fails on unasserted outputs and running effects (the default), or
   /// ignores them and cancels the effects.
@@ -59,7 +60,7 @@ public final class ReactorTester<R: ReactorProtocol> {
   /// after its `transform` hooks ran, which observing starts) is the starting point; it is not
   /// recorded as an output.
   public init(
-    _ reactor: R, timeout: Duration = .seconds(2),
+    _ reactor: R, timeout: Duration = defaultTestTimeout,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) {

@@ -98,7 +98,7 @@ struct TesterEdgeTests {
   /// like a state.
   @Test func aDebounceOnATestClockTakesNoRealTime() async throws {
     let clock = TestClock()
-    let tester = ReactorTester(SearchReactor(clock: clock), timeout: .seconds(1))
+    let tester = ReactorTester(SearchReactor(clock: clock))
     tester.send(.type("a"))
     tester.send(.type("ab"))
     #expect(await eventually { clock.sleeperCount == 1 })  // "a" was cancelled; "ab" waits

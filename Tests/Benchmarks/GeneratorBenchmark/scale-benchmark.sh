@@ -22,8 +22,12 @@
 # `TrellisFront`. One line per N and design:
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
-#        incremental_view_s=... (a b c) noop_s=... (a b c) link_s=... ratios_to_first_N:
+#        incremental_view_s=... (a b c) noop_s=... (a b c) link_s=...
+#        edit_and_test_s=... (a b c) ratios_to_first_N:
 #        reactor=... view=... noop=... slowest_function_ms=... (file:line)
+#
+# `edit_and_test_s` is the inner loop: one reactor edited, then `swift test --filter` of its
+# screen's reactor tests (see time_tests).
 #
 # `link_s` is the app's link alone (median of three, its command taken from a verbose build);
 # with the no-op build (SwiftPM's planning, which it redoes on every build) it splits an edit
@@ -89,6 +93,34 @@ edit_view() {
   grep -q "Edited $1\"" "$view" || { echo "could not edit $view" >&2; exit 1; }
 }
 no_edit() { :; }
+
+# Times the inner loop a team lives in: an edit to one screen's reactor, then `swift test
+# --filter` of that screen's reactor tests (the build of everything the tests need, its link,
+# and the run), three times; prints the median and the three times. Each run must show the edited
+# file compiled and its tests passed. (`swift test` builds the app's executables too: that is
+# what the command costs.)
+time_tests() {
+  local suite times=() run
+  suite="$(basename "$reactor" .swift)Tests"
+  for run in 1 2 3; do
+    sleep 1
+    edit_reactor "$((run + 20))"
+    local begin end
+    begin=$(date +%s%N)
+    if ! swift test --filter "$suite" ${flags[@]+"${flags[@]}"} >"$PWD/test-$run.log" 2>&1; then
+      echo "the tests failed ($PWD/test-$run.log):" >&2
+      tail -20 "$PWD/test-$run.log" >&2
+      exit 1
+    fi
+    end=$(date +%s%N)
+    grep -q "Compiling .*$(basename "$reactor")" "$PWD/test-$run.log" \
+      || { echo "the test run after editing $reactor did not compile it" >&2; exit 1; }
+    grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$PWD/test-$run.log" \
+      || { echo "no test of $suite ran ($PWD/test-$run.log)" >&2; exit 1; }
+    times+=("$(seconds "$begin" "$end")")
+  done
+  echo "$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p) ${times[*]}"
+}
 
 # Times the app's link alone, three times, after one more reactor edit: the link command is
 # taken from a verbose build (not timed) and run again with another output file. Prints the
@@ -166,6 +198,10 @@ for count in "${counts[@]}"; do
       view_edit=$(time_builds view edit_view "$view") || exit 1
       noop=$(time_builds noop no_edit) || exit 1
       link=$(time_link) || exit 1
+      # The tests' first build (not timed: every test module and the screens' tests).
+      swift build --build-tests ${flags[@]+"${flags[@]}"} >"$scratch/tests-build.log" 2>&1 \
+        || { echo "the tests' build failed ($scratch/tests-build.log)" >&2; exit 1; }
+      tests=$(time_tests) || exit 1
       slowest="0 unknown"
       if [ "$design" = modules ]; then
         # Lines read `<ms>ms<TAB><file>:<line>:<column><TAB><function>`; keep the time and place.
@@ -175,10 +211,10 @@ for count in "${counts[@]}"; do
         slowest=$(grep -E '^[0-9.]+ms' "$scratch/typecheck.log" | sort -rn \
           | awk -F'\t' 'NR == 1 { sub(/ms$/, "", $1); print $1, $2 }')
       fi
-      echo "$(seconds "$start" "$clean_end")|$incremental|$view_edit|$noop|$link|${slowest:-0 unknown}" \
+      echo "$(seconds "$start" "$clean_end")|$incremental|$view_edit|$noop|$link|${slowest:-0 unknown}|$tests" \
         >"$scratch/result"
     )
-    IFS='|' read -r clean incremental view_edit noop link slowest <"$scratch/result"
+    IFS='|' read -r clean incremental view_edit noop link slowest tests <"$scratch/result"
     key="$design"
     if [ -z "${first[$key]:-}" ]; then first[$key]="${incremental%% *} ${view_edit%% *} ${noop%% *}"; fi
     read -r first_incremental first_view first_noop <<<"${first[$key]}"
@@ -187,6 +223,7 @@ for count in "${counts[@]}"; do
       "incremental_reactor_s=${incremental%% *} (${incremental#* })" \
       "incremental_view_s=${view_edit%% *} (${view_edit#* })" \
       "noop_s=${noop%% *} (${noop#* }) link_s=$link" \
+      "edit_and_test_s=${tests%% *} (${tests#* })" \
       "ratios_to_first_N: reactor=$(ratio "${incremental%% *}" "$first_incremental")" \
       "view=$(ratio "${view_edit%% *}" "$first_view") noop=$(ratio "${noop%% *}" "$first_noop")" \
       "slowest_function_ms=$slowest"
