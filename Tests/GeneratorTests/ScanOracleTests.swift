@@ -65,6 +65,67 @@ struct ScanOracleTests {
       #expect(Generator.digest(of: text) == Self.digestByCharacters(text), "\(text.prefix(80))")
     }
   }
+
+  /// What `replacingTokens(in:_:)` used to be: character by character, a token a run of
+  /// characters that are each an ASCII letter, digit or `_`.
+  private static func replacingTokensByCharacters(
+    in text: String, _ replacement: (Substring, Substring) -> String?
+  ) -> String {
+    var result = ""
+    var index = text.startIndex
+    func isTokenCharacter(_ character: Character) -> Bool {
+      character.isASCII && (character.isLetter || character.isNumber || character == "_")
+    }
+    while index < text.endIndex {
+      guard isTokenCharacter(text[index]) else {
+        result.append(text[index])
+        index = text.index(after: index)
+        continue
+      }
+      var end = index
+      while end < text.endIndex, isTokenCharacter(text[end]) { end = text.index(after: end) }
+      let token = text[index..<end]
+      result += replacement(token, text[end...]) ?? String(token)
+      index = end
+    }
+    return result
+  }
+
+  /// The byte scan of the rename's tokens gives what the character scan gave: on every Swift
+  /// file here, on edges where a letter and an accent or another joining scalar make one
+  /// character, and on random text of those pieces. The replacement sees the text after the
+  /// token too, as the rename's does (it tells `Trellis.` from `Trellis(`).
+  @Test func tokensAreReplacedAsTheCharacterScanReplacedThem() throws {
+    func replacement(_ token: Substring, _ rest: Substring) -> String? {
+      switch token {
+      case "Trellis": rest.hasPrefix("(") ? "Call" : "Acme"
+      case "a", "e", "x9", "_": "<\(token)>"
+      default: token.count > 12 ? "long" : nil
+      }
+    }
+    let pieces = [
+      "Trellis", "a", "e", "\u{301}", "é", "x9", "_", " ", "(", ".", "·", "\r\n", "\u{200D}",
+      "\u{0600}", "🇰🇷", "TrellisCore", "\n", "가", "\u{1100}\u{1161}", "ab_c", "Ü",
+    ]
+    var random = SystemRandomNumberGenerator()
+    var texts =
+      try Self.repositoryTexts() + Self.edgeCases + [
+        "Trellis\u{301}x", "\u{0600}Trellis", "e\u{301}", "Trellise\u{301}", "a\u{200D}a",
+        "Trellis(", "·Trellis·", "\r\nTrellis\r\n", "ééTrellisé",
+      ]
+    for _ in 0..<2000 {
+      texts.append(
+        (0..<Int.random(in: 0...12, using: &random)).map { _ in
+          pieces.randomElement(using: &random)!
+        }.joined())
+    }
+    for text in texts {
+      let expected = Self.replacingTokensByCharacters(in: text, replacement)
+      #expect(
+        Generator.replacingTokens(in: text, replacement) == expected,
+        "\(text.prefix(80).debugDescription)")
+    }
+  }
 }
 
 @Suite("The generator's file system")

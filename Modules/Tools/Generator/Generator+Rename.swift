@@ -144,7 +144,7 @@ extension Generator {
         ("--product \(old)", "--product \(name.upper)"),
         (".build/release/\(old)", ".build/release/\(name.upper)"),
         (".build/debug/\(old)", ".build/debug/\(name.upper)"),
-      ] {
+      ] where Self.occurs(before, in: text) {
         text = text.replacingOccurrences(of: before, with: after)
       }
       return text
@@ -350,29 +350,85 @@ extension Generator {
     return result + rest
   }
 
-  /// `text` with each identifier-like token (letters, digits, `_`) for which `replacement`,
-  /// given the token and the text after it, returns a value replaced by that value.
+  /// Whether `needle` occurs in `text`, byte for byte (the check before a Foundation
+  /// replacement, which copies the text whether or not it finds anything).
+  static func occurs(_ needle: String, in text: String) -> Bool {
+    let needle = Array(needle.utf8)
+    guard let first = needle.first else { return true }
+    let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      guard bytes.count >= needle.count else { return false }
+      var index = 0
+      let last = bytes.count - needle.count
+      while index <= last {
+        if bytes[index] == first {
+          var matched = 1
+          while matched < needle.count, bytes[index + matched] == needle[matched] { matched += 1 }
+          if matched == needle.count { return true }
+        }
+        index += 1
+      }
+      return false
+    }
+    return found ?? text.contains(String(decoding: needle, as: UTF8.self))
+  }
+
+  /// `text` with each identifier-like token (ASCII letters, digits, `_`) for which
+  /// `replacement`, given the token and the text after it, returns a value replaced by that
+  /// value.
+  ///
+  /// A token is a run of characters that are each one of those: a letter with an accent joined
+  /// to it (a combining mark after it) is a character of its own, not part of a token. The
+  /// scan reads bytes (a byte under 0x80 is an ASCII character, and those are never part of
+  /// another character, except where a run meets a non-ASCII scalar: checked there), and copies
+  /// the text between replaced tokens whole.
   static func replacingTokens(
     in text: String, _ replacement: (Substring, Substring) -> String?
   ) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    var index = text.startIndex
-    func isTokenCharacter(_ character: Character) -> Bool {
-      character.isASCII && (character.isLetter || character.isNumber || character == "_")
+    let bytes = text.utf8
+    func isTokenByte(_ byte: UInt8) -> Bool {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+        true
+      default: false
+      }
     }
-    while index < text.endIndex {
-      guard isTokenCharacter(text[index]) else {
-        result.append(text[index])
-        index = text.index(after: index)
+    // Whether the run's edge at `index` is between two characters (a scalar beside it may join
+    // the ASCII one at the edge into a character of its own).
+    func isCharacterBoundary(_ index: String.Index) -> Bool {
+      index.samePosition(in: text) != nil
+    }
+    var result = ""
+    var copied = bytes.startIndex
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      guard isTokenByte(bytes[index]) else {
+        index = bytes.index(after: index)
         continue
       }
-      var end = index
-      while end < text.endIndex, isTokenCharacter(text[end]) { end = text.index(after: end) }
-      let token = text[index..<end]
-      result += replacement(token, text[end...]) ?? String(token)
+      var start = index
+      var end = bytes.index(after: index)
+      while end < bytes.endIndex, isTokenByte(bytes[end]) { end = bytes.index(after: end) }
       index = end
+      // At a non-ASCII neighbour: the edge letter joined to it is not part of the token.
+      if start > bytes.startIndex, bytes[bytes.index(before: start)] >= 0x80,
+        !isCharacterBoundary(start)
+      {
+        start = bytes.index(after: start)
+      }
+      if start < end, end < bytes.endIndex, bytes[end] >= 0x80, !isCharacterBoundary(end) {
+        end = bytes.index(before: end)
+      }
+      guard start < end, let replaced = replacement(text[start..<end], text[end...]) else {
+        continue
+      }
+      if result.isEmpty { result.reserveCapacity(bytes.count) }
+      result += text[copied..<start]
+      result += replaced
+      copied = end
     }
+    guard copied > bytes.startIndex else { return text }
+    result += text[copied...]
     return result
   }
 }
