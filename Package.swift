@@ -257,7 +257,7 @@ let package = Package(
       name: "FrontTests",
       dependencies: [
         "TrellisFront", "TrellisFrontTesting", "TrellisReactor", "TrellisService", "TrellisCore",
-        "TrellisTestSupport",
+        "TrellisCoreTesting", "TrellisTestSupport",
       ]
         + featureReactorModules + featureFrontModules,
       exclude: ["__Snapshots__"]),
