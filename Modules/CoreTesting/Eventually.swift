@@ -1,11 +1,18 @@
-/// How long the waits of this module (``ReactorTester``'s `expect` and `finish()`,
-/// ``eventually(timeout:isolation:_:)``, ``TestClock/waitForSleepers(_:timeout:)``) wait by
-/// default for what has not happened yet: ten seconds. A passing test never waits it out (each
-/// wait ends as soon as what it waits for is there); it bounds how long a failing one takes to
-/// say so. It is that long because a parallel run on a loaded two-core machine can hold every
-/// thread of the pool for seconds (tests that block a thread on a process or a socket), and a
-/// test that was only waiting its turn must not fail then: two seconds did, now and then, in CI.
-public let defaultTestTimeout: Duration = .seconds(10)
+/// The defaults of this module's waits.
+public enum TestWaits {
+  /// How long the waits of this module (``ReactorTester``'s `expect` and `finish()`,
+  /// ``eventually(timeout:isolation:_:)``, ``TestClock/waitForSleepers(_:timeout:)``) wait by
+  /// default for what has not happened yet: ten seconds.
+  ///
+  /// A wait for what does happen ends as soon as it is there, so a passing test waits for none
+  /// of it; it bounds how long a failing one takes to say so. It is that long because a parallel
+  /// run on a loaded two-core machine can hold every thread of the pool for seconds (tests that
+  /// block a thread on a process or a socket), and a test that was only waiting its turn must
+  /// not fail then: two seconds did, now and then, in CI. A wait that expects nothing to happen
+  /// (`#expect(await eventually { ... } == false)`) waits all of it: give it a short timeout of
+  /// its own.
+  public static let timeout: Duration = .seconds(10)
+}
 
 /// Whether `condition` holds within `timeout` of real time: checked at once, then after each of
 /// up to a hundred yields (the usual case, with no sleep), then every millisecond until the
@@ -15,7 +22,7 @@ public let defaultTestTimeout: Duration = .seconds(10)
 /// `try #require(await eventually { relay.subscriberCount > 0 })` stops the test at once if it
 /// never happens, where a bare loop would hang it. `condition` runs in the caller's isolation.
 public func eventually(
-  timeout: Duration = defaultTestTimeout, isolation: isolated (any Actor)? = #isolation,
+  timeout: Duration = TestWaits.timeout, isolation: isolated (any Actor)? = #isolation,
   _ condition: () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now.advanced(by: timeout)

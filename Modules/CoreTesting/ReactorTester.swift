@@ -39,8 +39,8 @@ public final class ReactorTester<R: ReactorProtocol> {
 
   /// The reactor under test.
   public let reactor: R
-  /// How long an `expect` waits for outputs that have not arrived yet (by default
-  /// ``defaultTestTimeout``).
+  /// How long an `expect` waits for outputs that have not arrived yet, and ``finish()`` for the
+  /// effects still running to end (by default ``TestWaits/timeout``, ten seconds).
   public var timeout: Duration
   /// Whether ``finish()`` fails on unasserted outputs and running effects (the default), or
   /// ignores them and cancels the effects.
@@ -60,7 +60,7 @@ public final class ReactorTester<R: ReactorProtocol> {
   /// after its `transform` hooks ran, which observing starts) is the starting point; it is not
   /// recorded as an output.
   public init(
-    _ reactor: R, timeout: Duration = defaultTestTimeout,
+    _ reactor: R, timeout: Duration = TestWaits.timeout,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) {

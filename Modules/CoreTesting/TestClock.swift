@@ -75,7 +75,7 @@ public final class TestClock: Clock, Sendable {
   /// Waits until `count` tasks sleep on this clock (a debounce an action started, which may
   /// begin after `send` returns), for at most `timeout` of real time; returns whether they do.
   /// Advance the clock after this, or the sleep may start after the advance and never end.
-  public func waitForSleepers(_ count: Int = 1, timeout: Duration = defaultTestTimeout) async
+  public func waitForSleepers(_ count: Int = 1, timeout: Duration = TestWaits.timeout) async
     -> Bool
   {
     await eventually(timeout: timeout) { sleeperCount == count }

@@ -44,8 +44,9 @@ struct Sandbox {
     }
   }
 
-  /// Copies `source` to `destination`, but for build folders (`.build`: this package's own,
-  /// in `Tests/GeneratorTests`, when `Tests` is copied whole).
+  /// Copies `source` to `destination`, but for build folders (`.build`: the app's, which these
+  /// tests share, or one in `Tests/GeneratorTests` if they were built on their own, when `Tests`
+  /// is copied whole).
   private static func copy(_ source: String, to destination: String) throws {
     let manager = FileManager.default
     var isDirectory: ObjCBool = false

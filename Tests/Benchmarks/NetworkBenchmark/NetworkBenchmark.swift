@@ -1,7 +1,7 @@
 // NetworkBenchmark: what the HTTPRequester's plugin chain costs against the network itself.
 //
 //   swift run -c release NetworkBenchmark                   # 2,000 requests per case, 5 runs
-//   swift run -c release NetworkBenchmark --requests 100 --runs 1   # smoke test (CI)
+//   swift run -c release NetworkBenchmark --requests 40 --runs 1 --refresh-requests 100   # smoke test (CI)
 //
 // Against a LoopbackServer on 127.0.0.1, one line per case:
 //   raw          URLSession alone (`data(for:)`), sequential GETs: microseconds per request
