@@ -283,18 +283,19 @@ final class RecoveryRun: Sendable {
     }
   }
 
-  /// Plays the clock to `target`, from one sleeper's deadline to the next (half a second at
-  /// most at a time), letting every task woken run to its next wait before moving on. A task
-  /// that starts to wait only after the clock moved waits from the later time: the step's cap
-  /// bounds how late that makes it (late is conservative here: it can only make a return look
-  /// slower). (A quarter of a second measured the same returns, within what two runs of it
-  /// differ by, in twice the time.)
+  /// Plays the clock to `target`, from one sleeper's deadline to the next (a quarter of a
+  /// second at most at a time), letting every task woken run to its next wait before moving
+  /// on. A task that starts to wait only after the clock moved waits from the later time: the
+  /// step's cap bounds how late that makes it (late is conservative here: it can only make a
+  /// return look slower). Half a second took half the time, but under a whole suite's load
+  /// some returns then looked up to 9 s slower (75-second outages back in 12.9 and 14 s, where
+  /// a quarter never gave more than 5.1 s in 16 such runs): too near the bound.
   func run(until target: Duration) async {
     while true {
       await settle()
       let now = clock.now.offset
       guard now < target else { return }
-      let next = min(clock.nextDeadline?.offset ?? target, target, now + .milliseconds(500))
+      let next = min(clock.nextDeadline?.offset ?? target, target, now + .milliseconds(250))
       await clock.advance(by: max(next - now, .zero))
     }
   }
