@@ -52,8 +52,8 @@ struct GeneratorTests {
     #expect(!reactor.contains("Front\n") && !provider.contains("Front\n"))
     #expect(!view.contains("observe"))  // the view re-renders through Observation
     for test in [
-      "Tests/ReactorTests/\(type)ViewReactorTests.swift",
-      "Tests/FrontTests/\(type)ViewControllerTests.swift",
+      "Tests/Features/\(type)/\(type)ViewReactorTests.swift",
+      "Tests/Features/\(type)/\(type)ViewControllerTests.swift",
     ] {
       let text = try sandbox.read(test)
       #expect(text.contains("serviceProvider: TestServices())"), "\(test)")
@@ -112,7 +112,7 @@ struct GeneratorTests {
     let provider = try sandbox.read(
       "Modules/Features/\(type)/Reactor/\(type)ViewServiceProvider.swift")
     #expect(provider.contains("public protocol \(type)ViewServiceProvider: Sendable {}\n"))
-    let test = try sandbox.read("Tests/ReactorTests/\(type)ViewReactorTests.swift")
+    let test = try sandbox.read("Tests/Features/\(type)/\(type)ViewReactorTests.swift")
     #expect(test.hasPrefix("import \(type)Feature\n") && importsAreSorted(test))
     #expect(
       try sandbox.read("App/CompositionRoot.swift").hasPrefix(
@@ -138,15 +138,16 @@ struct GeneratorTests {
       #expect(sandbox.exists("\(folder)/Reactor/\(screen.upper)ViewServiceProvider.swift"))
       #expect(sandbox.exists("\(folder)/Front/\(screen.upper)ViewController.swift"))
       #expect(!sandbox.exists("Modules/Features/\(screen.upper)"))
-      let test = try sandbox.read("Tests/ReactorTests/\(screen.upper)ViewReactorTests.swift")
+      let test = try sandbox.read(
+        "Tests/Features/\(feature.upper)/\(screen.upper)ViewReactorTests.swift")
       #expect(test.contains("import \(feature.upper)Feature\n") && importsAreSorted(test))
     }
-    // The manifest lists the feature once, and the second screen left it as it was.
+    // The manifest lists the feature once in each list (its modules, its test module), and the
+    // second screen left it as it was.
     let manifest = try sandbox.read("Package.swift")
-    #expect(
-      manifest.components(separatedBy: "\n").filter {
-        $0 == "  \"\(feature.upper)\"," || $0 == "  \"\(feature.upper)\""
-      }.count == 1)
+    let parsed = PackageManifest(source: manifest)
+    #expect(parsed.features.filter { $0 == feature.upper }.count == 1)
+    #expect(parsed.featuresWithTests.filter { $0 == feature.upper }.count == 1)
     #expect(manifest == afterFirst["Package.swift"])
     #expect(!second.output.contains("updated Package.swift"))
     for (path, module) in [
@@ -162,6 +163,54 @@ struct GeneratorTests {
     // A screen named like the feature joins it too.
     #expect(sandbox.run("screen", feature.kebab).status == 0)
     #expect(sandbox.exists("\(folder)/Reactor/\(feature.upper)ViewReactor.swift"))
+  }
+
+  /// A feature's screens' tests are its test module, `<Feature>FeatureTests` in
+  /// `Tests/Features/<Feature>/`: the first screen lists the feature in `featuresWithTests` and
+  /// keeps the snapshots' folder the manifest excludes; a screen added to one of the demo's
+  /// features (whose tests are in ReactorTests and FrontTests) makes that feature's test module;
+  /// a folder there that the manifest does not list is refused, nothing changed.
+  @Test func aFeaturesTestsAreAModuleOfTheirOwn() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let ledger = try GeneratedName(Sandbox.unique("ledger"), kind: "screen")
+    let made = sandbox.run("screen", ledger.kebab)
+    #expect(made.status == 0, "\(made.errors)")
+    let folder = "Tests/Features/\(ledger.upper)"
+    #expect(sandbox.exists("\(folder)/\(ledger.upper)ViewReactorTests.swift"))
+    #expect(sandbox.exists("\(folder)/\(ledger.upper)ViewControllerTests.swift"))
+    #expect(sandbox.exists("\(folder)/__Snapshots__/README.md"))
+    #expect(!sandbox.exists("Tests/ReactorTests/\(ledger.upper)ViewReactorTests.swift"))
+    var manifest = PackageManifest(source: try sandbox.read("Package.swift"))
+    #expect(manifest.featuresWithTests.contains(ledger.upper))
+    // The manifest's test module for it, as SwiftPM reads it: its folder, the feature's modules.
+    let module = manifest.targets.first { $0.name == "\(ledger.upper)FeatureTests" }
+    #expect(module?.path == folder)
+    #expect(module?.dependencies.contains("\(ledger.upper)FeatureFront") == true)
+    #expect(manifest.owner(of: "\(folder)/\(ledger.upper)ViewReactorTests.swift") == module)
+
+    // A screen in a demo feature: its tests make the feature's test module.
+    let demo = manifest.features.first { !manifest.featuresWithTests.contains($0) }
+    if let demo {
+      let extra = try GeneratedName(Sandbox.unique("extra"), kind: "screen")
+      let joined = sandbox.run("screen", extra.kebab, "--feature", demo)
+      #expect(joined.status == 0, "\(joined.errors)")
+      manifest = PackageManifest(source: try sandbox.read("Package.swift"))
+      #expect(manifest.featuresWithTests.contains(demo))
+      #expect(sandbox.exists("Tests/Features/\(demo)/\(extra.upper)ViewReactorTests.swift"))
+    }
+
+    // A folder of tests the manifest does not list would be no module's: refused.
+    let stray = try GeneratedName(Sandbox.unique("stray"), kind: "feature")
+    try sandbox.write("// left behind\n", to: "Tests/Features/\(stray.upper)/OldTests.swift")
+    let before = try sandbox.snapshot()
+    let refused = sandbox.run("screen", Sandbox.unique("report"), "--feature", stray.kebab)
+    #expect(refused.status == 1)
+    #expect(
+      refused.errors.contains(
+        "Tests/Features/\(stray.upper) exists, but featuresWithTests in Package.swift does not "
+          + "list \"\(stray.upper)\""), "\(refused.errors)")
+    #expect(try sandbox.snapshot() == before)
   }
 
   /// A list the generator adds to is written as `swift format` wants it: its only element
@@ -219,7 +268,7 @@ struct GeneratorTests {
     #expect(!reactor.contains("setNote"))
     let view = try sandbox.read("\(folder)/Front/\(name.upper)ViewController.swift")
     #expect(view.contains("onReachEnd: { reactor.send(.loadMore) }"))
-    let tests = try sandbox.read("Tests/ReactorTests/\(name.upper)ViewReactorTests.swift")
+    let tests = try sandbox.read("Tests/Features/\(name.upper)/\(name.upper)ViewReactorTests.swift")
     #expect(tests.contains("TestClock") && !tests.contains("Task.sleep"))
     #expect(
       try sandbox.read("App/CompositionRoot.swift").contains(
@@ -603,7 +652,7 @@ struct GeneratorTests {
         "=== new file: Modules/Features/\(name.upper)/Reactor/\(name.upper)ViewReactor.swift"))
     #expect(
       result.output.contains(
-        "=== new file: Tests/FrontTests/\(name.upper)ViewControllerTests.swift"))
+        "=== new file: Tests/Features/\(name.upper)/\(name.upper)ViewControllerTests.swift"))
     #expect(result.output.contains("+      MainMenuEntry(title: \"\(name.title)\") {"))
     #expect(result.output.contains("=== changed: Package.swift"))
     #expect(result.output.contains("+  \"\(name.upper)\""))

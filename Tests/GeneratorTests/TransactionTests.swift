@@ -20,8 +20,9 @@ struct TransactionTests {
 
   @Test func aFailureAtAnyMoveLeavesTheTreeUntouched() throws {
     let total = try movesOfAScreen()
-    // The journal, five new files, four edits (manifest, root, app and test services).
-    #expect(total == 10)
+    // The journal, six new files (the screen's five and its test module's snapshots note), four
+    // edits (manifest, root, app and test services).
+    #expect(total == 11)
     let folder = try GeneratedName(screen, kind: "screen").upper
     for failingMove in 1...total {
       let sandbox = try Sandbox()

@@ -85,7 +85,7 @@ extension Generator {
       manifest.targets.filter { target in
         target.name.count > old.count && target.name.hasPrefix(old)
           && target.name.dropFirst(old.count).first?.isUppercase == true
-          && !(target.path ?? "").hasPrefix(Self.featuresFolder + "/")
+          && !Self.isFeatureModule(target)
       }.map(\.name))
     let renamedModules = Dictionary(
       uniqueKeysWithValues: prefixed.map { ($0, name.upper + $0.dropFirst(old.count)) })
@@ -96,7 +96,7 @@ extension Generator {
     // A module that is not the project's but would read as one after the rename (`Demo` and
     // `DemoServer`): the next rename would rename it too.
     // (Generated features keep their names through any rename: `TrellisSettings` is a screen.)
-    let tools = manifest.targets.filter { !($0.path ?? "").hasPrefix(Self.featuresFolder + "/") }
+    let tools = manifest.targets.filter { !Self.isFeatureModule($0) }
     if let lookalike = (tools.map(\.name) + Self.productNames(in: manifestText))
       .first(where: { other in
         !prefixed.contains(other) && other != old && other.count > name.upper.count
@@ -430,5 +430,12 @@ extension Generator {
     guard copied > bytes.startIndex else { return text }
     result += text[copied...]
     return result
+  }
+
+  /// Whether `target` is one of a feature's modules (its reactors, its views, its tests), which
+  /// keep the names the team gave them through a rename.
+  static func isFeatureModule(_ target: PackageManifest.Target) -> Bool {
+    let path = target.path ?? ""
+    return path.hasPrefix(featuresFolder + "/") || path.hasPrefix(featureTestsFolder + "/")
   }
 }

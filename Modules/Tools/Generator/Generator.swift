@@ -20,6 +20,9 @@ public struct Generator: Sendable {
   /// Where the feature modules' folders are (`Modules/Features/<Feature>/`).
   public static let featuresFolder = "Modules/Features"
 
+  /// Where the features' test modules' folders are (`Tests/Features/<Feature>/`).
+  public static let featureTestsFolder = "Tests/Features"
+
   /// A generator for the project at `root`; `formatter` formats the Swift files
   /// `trellis-gen api` writes (by default the toolchain's `swift format`).
   public init(
@@ -62,6 +65,7 @@ public struct Generator: Sendable {
       } ?? name
     values["Feature"] = .text(feature.upper)
     values["isNewFeature"] = .flag(try isNewFeature(feature))
+    values["isNewTestModule"] = .flag(try isNewTestModule(feature))
     let composition = try read(Self.compositionRootPath)
     let route = try route.map { (path) throws(GeneratorError) in
       try checkedRoute(path, in: composition)
@@ -73,6 +77,32 @@ public struct Generator: Sendable {
     let changes = try plan(map, folder: "Screen", kind: "screen", name: name, values: values)
     try refuseTakenMenuTitle(name, in: composition)
     return changes
+  }
+
+  /// Whether `feature`'s test module (`<Feature>FeatureTests`, its screens' tests in
+  /// `Tests/Features/<Feature>/`) is still to be made: false when `Package.swift` lists the
+  /// feature in `featuresWithTests`. (The demo's features keep their tests in `ReactorTests`
+  /// and `FrontTests`: a screen added to one of them makes its test module.)
+  ///
+  /// - Throws: ``GeneratorError`` when its folder exists but the manifest does not list it
+  ///   (its files would join the new module unseen), or when a listed one's name differs only in
+  ///   case.
+  func isNewTestModule(_ feature: GeneratedName) throws(GeneratorError) -> Bool {
+    let listed = PackageManifest(source: try read(Self.manifestPath)).featuresWithTests
+    if listed.contains(feature.upper) { return false }
+    if let other = listed.first(where: { $0.lowercased() == feature.upper.lowercased() }) {
+      throw GeneratorError(
+        "the feature \(feature.upper) differs only in case from the feature \(other) in "
+          + "featuresWithTests in \(Self.manifestPath); use \(other) or another name; nothing "
+          + "was changed")
+    }
+    let folder = "\(Self.featureTestsFolder)/\(feature.upper)"
+    if fileSystem.exists(root + "/" + folder) {
+      throw GeneratorError(
+        "\(folder) exists, but featuresWithTests in \(Self.manifestPath) does not list "
+          + "\"\(feature.upper)\": add it there, or move the folder away; nothing was changed")
+    }
+    return true
   }
 
   /// Whether `feature`'s module is still to be made: false when `Package.swift` lists it in

@@ -21,6 +21,8 @@ struct PackageManifest {
   private(set) var targets: [Target] = []
   /// The entries of `features`.
   private(set) var features: [String] = []
+  /// The entries of `featuresWithTests`: the features whose tests are a module of their own.
+  private(set) var featuresWithTests: [String] = []
 
   private let source: String
 
@@ -28,15 +30,19 @@ struct PackageManifest {
   init(source: String) {
     self.source = Self.strippingComments(source)
     features = Self.quotedStrings(in: definition(of: "features") ?? "")
+    featuresWithTests = Self.quotedStrings(in: definition(of: "featuresWithTests") ?? "")
     // A plugin's usage (`.plugin(name: "LayerRule")`) is not a plugin target.
     let calls = targetCalls(in: self.source).filter {
       $0.kind != "plugin" || $0.arguments.contains("capability:")
     }
     targets = calls.compactMap { target(from: $0) }
-    // A list of targets built from the generated features (`] + featureTargets`).
-    for (name, body) in listDefinitions() where body.contains("features.map") {
+    // A list of targets built from the generated features (`] + featureTargets`), or from the
+    // features with a test module (`+ featureTestTargets`).
+    for (name, body) in listDefinitions()
+    where body.contains("features.map") || body.contains("featuresWithTests.map") {
       guard source.contains("+ \(name)"), body.contains(".target(") else { continue }
-      for feature in features {
+      let mapped = body.contains("featuresWithTests.map") ? featuresWithTests : features
+      for feature in mapped {
         let expanded = Self.substituting(feature, in: body)
         targets += targetCalls(in: expanded).compactMap { target(from: $0) }
       }

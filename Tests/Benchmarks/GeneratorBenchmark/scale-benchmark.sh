@@ -23,11 +23,12 @@
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
 #        incremental_view_s=... (a b c) noop_s=... (a b c) link_s=...
-#        edit_and_test_s=... (a b c) ratios_to_first_N:
+#        edit_and_test_s=... (a b c) edit_code_and_test_s=... (a b c) ratios_to_first_N:
 #        reactor=... view=... noop=... slowest_function_ms=... (file:line)
 #
-# `edit_and_test_s` is the inner loop: one reactor edited, then `swift test --filter` of its
-# screen's reactor tests (see time_tests).
+# `edit_and_test_s` and `edit_code_and_test_s` are the inner loop: one reactor edited, then
+# `swift test --filter` of its screen's reactor tests (see time_tests); the first adds a comment
+# line, the second changes code, the toast's text, and the test that checks it.
 #
 # `link_s` is the app's link alone (median of three, its command taken from a verbose build);
 # with the no-op build (SwiftPM's planning, which it redoes on every build) it splits an edit
@@ -97,18 +98,28 @@ no_edit() { :; }
 edit_reactor_unseen() {
   printf '// edit %s\n' "$1" >>"$reactor"
 }
+# An edit to code and the test that checks it, as a team makes one: the toast's text in the
+# reactor's `mutate` and in its reactor tests' expectation.
+edit_reactor_and_test() {
+  edit_reactor "$1"
+  local tests
+  tests="Tests/ReactorTests/$(basename "$reactor" .swift)Tests.swift"
+  perl -pi -e 's/\.toast\("Added[^\\]*\\"First/.toast("Added e'"$1"' \\"First/' "$tests"
+  grep -q "Added e$1 " "$tests" || { echo "could not edit $tests" >&2; exit 1; }
+}
 
-# Times the inner loop a team lives in: an edit to one screen's reactor, then `swift test
+# Times the inner loop a team lives in: an edit to one screen's reactor (`$1`, a function that
+# makes the edit), then `swift test
 # --filter` of that screen's reactor tests (the build of everything the tests need, its link,
 # and the run), three times; prints the median and the three times. Each run must show the edited
 # file compiled and its tests passed. (`swift test` builds the app's executables too: that is
 # what the command costs.)
 time_tests() {
-  local suite times=() run
+  local edit=$1 suite times=() run
   suite="$(basename "$reactor" .swift)Tests"
   for run in 1 2 3; do
     sleep 1
-    edit_reactor_unseen "$run"
+    "$edit" "$run"
     local begin end
     begin=$(date +%s%N)
     if ! swift test --filter "$suite" ${flags[@]+"${flags[@]}"} >"$PWD/test-$run.log" 2>&1; then
@@ -208,7 +219,8 @@ for count in "${counts[@]}"; do
       grep -q '\.toast("Added \\"' "$reactor" || { echo "could not restore $reactor" >&2; exit 1; }
       swift build --build-tests ${flags[@]+"${flags[@]}"} >"$scratch/tests-build.log" 2>&1 \
         || { echo "the tests' build failed ($scratch/tests-build.log)" >&2; exit 1; }
-      tests=$(time_tests) || exit 1
+      tests=$(time_tests edit_reactor_unseen) || exit 1
+      code_tests=$(time_tests edit_reactor_and_test) || exit 1
       slowest="0 unknown"
       if [ "$design" = modules ]; then
         # Lines read `<ms>ms<TAB><file>:<line>:<column><TAB><function>`; keep the time and place.
@@ -218,10 +230,10 @@ for count in "${counts[@]}"; do
         slowest=$(grep -E '^[0-9.]+ms' "$scratch/typecheck.log" | sort -rn \
           | awk -F'\t' 'NR == 1 { sub(/ms$/, "", $1); print $1, $2 }')
       fi
-      echo "$(seconds "$start" "$clean_end")|$incremental|$view_edit|$noop|$link|${slowest:-0 unknown}|$tests" \
+      echo "$(seconds "$start" "$clean_end")|$incremental|$view_edit|$noop|$link|${slowest:-0 unknown}|$tests|$code_tests" \
         >"$scratch/result"
     )
-    IFS='|' read -r clean incremental view_edit noop link slowest tests <"$scratch/result"
+    IFS='|' read -r clean incremental view_edit noop link slowest tests code_tests <"$scratch/result"
     key="$design"
     if [ -z "${first[$key]:-}" ]; then first[$key]="${incremental%% *} ${view_edit%% *} ${noop%% *}"; fi
     read -r first_incremental first_view first_noop <<<"${first[$key]}"
@@ -231,6 +243,7 @@ for count in "${counts[@]}"; do
       "incremental_view_s=${view_edit%% *} (${view_edit#* })" \
       "noop_s=${noop%% *} (${noop#* }) link_s=$link" \
       "edit_and_test_s=${tests%% *} (${tests#* })" \
+      "edit_code_and_test_s=${code_tests%% *} (${code_tests#* })" \
       "ratios_to_first_N: reactor=$(ratio "${incremental%% *}" "$first_incremental")" \
       "view=$(ratio "${view_edit%% *}" "$first_view") noop=$(ratio "${noop%% *}" "$first_noop")" \
       "slowest_function_ms=$slowest"
