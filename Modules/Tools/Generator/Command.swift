@@ -9,7 +9,8 @@ public enum GeneratorCommand {
     Commands:
       screen NAME        Add a screen: its ViewReactor, ViewServiceProvider and ViewController
                          in the feature module NAMEFeature (Modules/Features/NAME, listed in
-                         Package.swift), a reactor test and a view test, its conformances on
+                         Package.swift), a reactor test and a view test in the feature's test
+                         module NAMEFeatureTests (Tests/Features/NAME), its conformances on
                          AppServices and TestServices, and an entry in the main menu
                          (App/CompositionRoot.swift).
       service NAME       Add a service (protocol + implementation) with a test, created in the

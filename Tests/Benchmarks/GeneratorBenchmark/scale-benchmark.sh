@@ -14,12 +14,13 @@
 # design, the app's sources are also type-checked with -debug-time-function-bodies, so the
 # slowest function (the composition root, which grows with N) is reported without slowing the
 # timed builds. The designs
-# (SCALE_DESIGNS, default all three): `modules`, a feature per generated screen, its reactor
-# and its view each in a module (`<Name>Feature`, `<Name>FeatureFront`: what `trellis-gen
-# screen` writes); `grouped`, the screens in features of SCALE_SCREENS_PER_FEATURE (default 10)
-# screens each, as a team groups the screens of one feature (`trellis-gen screen --feature`);
-# and `one-module`, every screen's reactor in the `TrellisReactor` module and every view in
-# `TrellisFront`. One line per N and design:
+# (SCALE_DESIGNS, default all three): `modules`, a feature per generated screen, its reactor,
+# its view and their tests each in a module (`<Name>Feature`, `<Name>FeatureFront`,
+# `<Name>FeatureTests`: what `trellis-gen screen` writes); `grouped`, the screens in features of
+# SCALE_SCREENS_PER_FEATURE (default 10) screens each, as a team groups the screens of one
+# feature (`trellis-gen screen --feature`); and `one-module`, every screen's reactor in the
+# `TrellisReactor` module, every view in `TrellisFront`, and their tests in `ReactorTests` and
+# `FrontTests`. One line per N and design:
 #
 #   N=10 design=modules clean_build_s=... incremental_reactor_s=... (a b c)
 #        incremental_view_s=... (a b c) noop_s=... (a b c) link_s=...
@@ -103,7 +104,7 @@ edit_reactor_unseen() {
 edit_reactor_and_test() {
   edit_reactor "$1"
   local tests
-  tests="Tests/ReactorTests/$(basename "$reactor" .swift)Tests.swift"
+  tests=$(find Tests -name "$(basename "$reactor" .swift)Tests.swift" | head -1)
   perl -pi -e 's/\.toast\("Added[^\\]*\\"First/.toast("Added e'"$1"' \\"First/' "$tests"
   grep -q "Added e$1 " "$tests" || { echo "could not edit $tests" >&2; exit 1; }
 }
@@ -177,6 +178,12 @@ one_module() {
       "Modules/Front/Views/${name}View/"*.swift
   done
   rm -rf Modules/Features/Screen*
+  # Their tests join the layers' test modules, as before features had test modules.
+  for feature in Tests/Features/Screen*/; do
+    mv "$feature"*ViewReactorTests.swift Tests/ReactorTests/
+    mv "$feature"*ViewControllerTests.swift Tests/FrontTests/
+  done
+  rm -rf Tests/Features/Screen*
   perl -ni -e 'print unless /^  "Screen\d+",$/' Package.swift
   perl -ni -e 'print unless /^import Screen\d+Feature(Front)?$/' App/*.swift Tests/*/*.swift
   # A view now needs its reactor's module, `TrellisReactor`.
