@@ -137,7 +137,9 @@ struct StripDemoTests {
   }
 
   /// A screen generated into one of the demo's features would go with the feature and leave
-  /// its tests behind, importing a module that is gone: refused, and nothing changes.
+  /// its tests behind (the feature's test module), importing a module that is gone: refused,
+  /// and nothing changes; so is a test elsewhere that imports it, and the test module's folder
+  /// with only its snapshots left.
   @Test func aScreenGeneratedIntoADemoFeatureStopsIt() throws {
     let sandbox = try demoSandbox()
     defer { sandbox.cleanUp() }
@@ -147,9 +149,28 @@ struct StripDemoTests {
     let generated = try sandbox.snapshot()
     let late = run(sandbox, "strip-demo")
     #expect(late.status == 1)
-    #expect(late.errors.contains(" imports TasksFeature"), "\(late.errors)")
+    #expect(
+      late.errors.contains("Tests/Features/Tasks holds the tests of screens generated into"),
+      "\(late.errors)")
     #expect(late.errors.contains("a screen generated into the demo's features"))
     #expect(try sandbox.snapshot() == generated)
+    // Its tests moved to a layer's test module, only the snapshots' folder left: still
+    // refused, the folder named.
+    for suffix in ["ViewReactorTests", "ViewControllerTests"] {
+      let file = "\(name.upper)\(suffix).swift"
+      let text = try sandbox.read("Tests/Features/Tasks/\(file)")
+      try sandbox.write(text, to: "Tests/ReactorTests/\(file)")
+      try FileManager.default.removeItem(atPath: "\(sandbox.root)/Tests/Features/Tasks/\(file)")
+    }
+    #expect(sandbox.exists("Tests/Features/Tasks/__Snapshots__/README.md"))
+    let leftover = run(sandbox, "strip-demo")
+    #expect(leftover.status == 1)
+    #expect(leftover.errors.contains("Tests/Features/Tasks holds"), "\(leftover.errors)")
+    // The folder gone: the moved tests still import the feature.
+    try FileManager.default.removeItem(atPath: "\(sandbox.root)/Tests/Features/Tasks")
+    let moved = run(sandbox, "strip-demo")
+    #expect(moved.status == 1)
+    #expect(moved.errors.contains(" imports TasksFeature"), "\(moved.errors)")
   }
 
   /// An import is found however it is written, and a longer module's name is not taken for it.

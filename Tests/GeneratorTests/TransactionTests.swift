@@ -319,8 +319,13 @@ struct RenameTests {
     let result = sandbox.run("rename", new)
     #expect(result.status == 0, "\(result.errors)")
     let manifest = try sandbox.read("Package.swift")
-    #expect(manifest.contains("  \"\(old)\(suffix)\",\n"))
-    if bare != nil { #expect(manifest.contains("  \"\(old)\",\n")) }
+    // In both lists: its modules' and its test module's (which a rename that took it for the
+    // project's name would point at folders and modules that do not exist).
+    let parsed = PackageManifest(source: manifest)
+    for list in [parsed.features, parsed.featuresWithTests] {
+      #expect(list.contains(old + suffix) && !list.contains(new + suffix))
+      if bare != nil { #expect(list.contains(old) && !list.contains(new)) }
+    }
     #expect(manifest.contains(".executable(name: \"\(new)\", targets: [\"\(new)\"])"))
     let composition = try sandbox.read("App/CompositionRoot.swift")
     #expect(composition.contains("import \(old)\(suffix)FeatureFront\n"))

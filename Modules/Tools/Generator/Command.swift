@@ -403,7 +403,7 @@ public enum GeneratorCommand {
         .features
       if feature == nil, features.count >= groupingHintThreshold {
         lines += [
-          "Tip: \(features.count) features, two targets each, are in \(Generator.manifestPath)."
+          "Tip: \(features.count) features, three targets each, are in \(Generator.manifestPath)."
             + " Put the next",
           "  screens of one feature together (--feature NAME): SwiftPM plans every target on every",
           "  build, so at 200 screens a feature per screen makes each edit 0.1-0.3 s slower and a",

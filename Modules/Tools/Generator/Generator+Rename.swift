@@ -279,20 +279,28 @@ extension Generator {
   }
 
   /// `manifest` with the string `"old"` replaced by `"new"` (the package, the product, the
-  /// app's target and the tests' dependency on it), except in the list of generated features:
-  /// a feature the team named like the project keeps its name.
+  /// app's target and the tests' dependency on it), except in the lists of features (`features`
+  /// and `featuresWithTests`): a feature the team named like the project keeps its name.
   static func renamingPackage(in manifest: String, from old: String, to new: String) -> String {
-    var result = ""
-    var rest = Substring(manifest)
-    if let list = manifest.range(of: "let features"),
-      let end = manifest[list.upperBound...].range(of: "\n]")
-    {
-      result += manifest[..<list.lowerBound].replacingOccurrences(
-        of: "\"\(old)\"", with: "\"\(new)\"")
-      result += manifest[list.lowerBound..<end.upperBound]
-      rest = manifest[end.upperBound...]
+    var kept: [Range<String.Index>] = []
+    for list in ["features", "featuresWithTests"] {
+      guard let pattern = try? Regex("(?m)^let \(list)\\b"),
+        let start = manifest.firstMatch(of: pattern)?.range,
+        let end = manifest[start.upperBound...].range(of: "\n]")
+      else { continue }
+      kept.append(start.lowerBound..<end.upperBound)
     }
-    return result + rest.replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
+    var result = ""
+    var position = manifest.startIndex
+    for range in kept.sorted(by: { $0.lowerBound < $1.lowerBound })
+    where range.lowerBound >= position {
+      result += manifest[position..<range.lowerBound].replacingOccurrences(
+        of: "\"\(old)\"", with: "\"\(new)\"")
+      result += manifest[range]
+      position = range.upperBound
+    }
+    return result
+      + manifest[position...].replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
   }
 
   /// Swift's reserved words: the app's code uses the project's lowercase name as an

@@ -68,7 +68,18 @@ extension Generator {
           + "strip the demo first, then generate; nothing was changed")
     }
     // A screen generated into one of the demo's features (`--feature tasks`) goes with the
-    // feature, but its tests would stay behind, importing a module that is gone.
+    // feature, but its tests would stay behind, importing a module that is gone: in the
+    // feature's test module (its folder, snapshots included, which the stripped manifest would
+    // not list), or anywhere else in the tests.
+    for feature in demoFeatures {
+      let folder = "\(Self.featureTestsFolder)/\(feature)"
+      guard fileSystem.exists(root + "/" + folder) else { continue }
+      throw GeneratorError(
+        "\(folder) holds the tests of screens generated into the demo's feature \(feature), "
+          + "which strip-demo removes, and would outlive it: move or delete the folder (a "
+          + "screen generated into the demo's features: strip the demo first, then generate); "
+          + "nothing was changed")
+    }
     let demoModules = demoFeatures.flatMap { ["\($0)Feature", "\($0)FeatureFront"] }
     for file in fileSystem.swiftFiles(under: root + "/Tests").sorted() {
       let relative = String(file.dropFirst(root.count + 1))

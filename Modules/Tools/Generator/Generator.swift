@@ -498,7 +498,14 @@ public struct Generator: Sendable {
     var owners: [String] = manifest.owner(of: Self.compositionRootPath).map { [$0.name] } ?? []
     for file in newFiles where file.path.hasSuffix(".swift") {
       newTypes += Self.declaredTypes(in: file.contents)
-      if let owner = manifest.owner(of: file.path) { owners.append(owner.name) }
+      if let owner = manifest.owner(of: file.path) {
+        owners.append(owner.name)
+      } else if file.path.hasPrefix(Self.featureTestsFolder + "/") {
+        // A feature's test module still to be made sees what the layers' test modules see.
+        for module in ["Tests/ReactorTests", "Tests/FrontTests"] {
+          if let owner = manifest.owner(of: module + "/File.swift") { owners.append(owner.name) }
+        }
+      }
     }
     let visible = manifest.closure(of: owners)
     let candidates = Set(newTypes + modules)

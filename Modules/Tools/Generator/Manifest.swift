@@ -40,7 +40,8 @@ struct PackageManifest {
     // features with a test module (`+ featureTestTargets`).
     for (name, body) in listDefinitions()
     where body.contains("features.map") || body.contains("featuresWithTests.map") {
-      guard source.contains("+ \(name)"), body.contains(".target(") else { continue }
+      guard source.contains("+ \(name)"), body.contains(".target(") || body.contains(".testTarget(")
+      else { continue }
       let mapped = body.contains("featuresWithTests.map") ? featuresWithTests : features
       for feature in mapped {
         let expanded = Self.substituting(feature, in: body)

@@ -184,7 +184,7 @@ one_module() {
     mv "$feature"*ViewControllerTests.swift Tests/FrontTests/
   done
   rm -rf Tests/Features/Screen*
-  perl -ni -e 'print unless /^  "Screen\d+",$/' Package.swift
+  perl -ni -e 'print unless /^  "Screen\d+",?$/' Package.swift
   perl -ni -e 'print unless /^import Screen\d+Feature(Front)?$/' App/*.swift Tests/*/*.swift
   # A view now needs its reactor's module, `TrellisReactor`.
   perl -0pi -e 's/\A/import TrellisReactor\n/' Modules/Front/Views/Screen*View/*.swift
