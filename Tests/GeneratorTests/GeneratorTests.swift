@@ -211,6 +211,13 @@ struct GeneratorTests {
         "Tests/Features/\(stray.upper) exists, but featuresWithTests in Package.swift does not "
           + "list \"\(stray.upper)\""), "\(refused.errors)")
     #expect(try sandbox.snapshot() == before)
+    // An empty folder (its tests deleted, the folder left) is taken as it is.
+    let empty = try GeneratedName(Sandbox.unique("empty"), kind: "feature")
+    try FileManager.default.createDirectory(
+      atPath: "\(sandbox.root)/Tests/Features/\(empty.upper)", withIntermediateDirectories: true)
+    let adopted = sandbox.run("screen", Sandbox.unique("memo"), "--feature", empty.kebab)
+    #expect(adopted.status == 0, "\(adopted.errors)")
+    #expect(sandbox.exists("Tests/Features/\(empty.upper)/__Snapshots__/README.md"))
   }
 
   /// A list the generator adds to is written as `swift format` wants it: its only element

@@ -30,7 +30,8 @@ extension Generator {
   ///
   /// The old name is replaced where it is the identity only: as a whole identifier
   /// (`Trellis`, not `TrellisSettings`, the screen a team named), in `Package.swift` as the
-  /// package's, product's and app target's name (not in the list of generated features), and
+  /// package's, product's and app target's name (not in the lists of features, `features` and
+  /// `featuresWithTests`), and
   /// in lowercase as the data folder and log file (`trellis`, `trellis.log`; not
   /// `trellis-gen` or the `trellis:` markers). So it works at any time, not only right after
   /// cloning. The layers keep their names.

@@ -73,7 +73,7 @@ extension Generator {
     // not list), or anywhere else in the tests.
     for feature in demoFeatures {
       let folder = "\(Self.featureTestsFolder)/\(feature)"
-      guard fileSystem.exists(root + "/" + folder) else { continue }
+      guard !fileSystem.entries(in: root + "/" + folder).isEmpty else { continue }
       throw GeneratorError(
         "\(folder) holds the tests of screens generated into the demo's feature \(feature), "
           + "which strip-demo removes, and would outlive it: move or delete the folder (a "

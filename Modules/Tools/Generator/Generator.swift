@@ -39,9 +39,9 @@ public struct Generator: Sendable {
 
   /// The files a new screen adds and the edits that wire it in, as
   /// `Templates/Screen/templates.map` lists them: by default its reactor, service provider,
-  /// view controller and their tests, its feature module `<Feature>Feature` in `Package.swift`
-  /// (unless the module exists), its conformances on `AppServices` and `TestServices`, and its
-  /// main-menu entry.
+  /// view controller and their tests, its feature's modules in `Package.swift`'s `features`
+  /// (unless listed), its feature's test module in `featuresWithTests` (unless listed), its
+  /// conformances on `AppServices` and `TestServices`, and its main-menu entry.
   ///
   /// - Parameter rawServices: the services its provider exposes, looked up in the map's
   ///   `services` file (`App/AppServices.swift`): `user`, `UserService` or `user-service`.
@@ -97,7 +97,8 @@ public struct Generator: Sendable {
           + "was changed")
     }
     let folder = "\(Self.featureTestsFolder)/\(feature.upper)"
-    if fileSystem.exists(root + "/" + folder) {
+    // (An empty folder, left when its tests were deleted, is taken as it is.)
+    if !fileSystem.entries(in: root + "/" + folder).isEmpty {
       throw GeneratorError(
         "\(folder) exists, but featuresWithTests in \(Self.manifestPath) does not list "
           + "\"\(feature.upper)\": add it there, or move the folder away; nothing was changed")
