@@ -64,8 +64,16 @@ public struct Generator: Sendable {
         try GeneratedName(raw, kind: "feature")
       } ?? name
     values["Feature"] = .text(feature.upper)
-    values["isNewFeature"] = .flag(try isNewFeature(feature))
-    values["isNewTestModule"] = .flag(try isNewTestModule(feature))
+    let manifest = PackageManifest(source: try read(Self.manifestPath))
+    values["isNewFeature"] = .flag(
+      try isMissing(
+        feature, from: manifest.features, list: "features",
+        folder: "\(Self.featuresFolder)/\(feature.upper)"))
+    // (An empty folder, left when its tests were deleted, is taken as it is.)
+    values["isNewTestModule"] = .flag(
+      try isMissing(
+        feature, from: manifest.featuresWithTests, list: "featuresWithTests",
+        folder: "\(Self.featureTestsFolder)/\(feature.upper)", emptyFolderIsFree: true))
     let composition = try read(Self.compositionRootPath)
     let route = try route.map { (path) throws(GeneratorError) in
       try checkedRoute(path, in: composition)
@@ -79,51 +87,32 @@ public struct Generator: Sendable {
     return changes
   }
 
-  /// Whether `feature`'s test module (`<Feature>FeatureTests`, its screens' tests in
-  /// `Tests/Features/<Feature>/`) is still to be made: false when `Package.swift` lists the
-  /// feature in `featuresWithTests`. (The demo's features keep their tests in `ReactorTests`
-  /// and `FrontTests`: a screen added to one of them makes its test module.)
+  /// Whether `feature` is missing from `list` (`features`, whose entries make its modules in
+  /// `folder`; `featuresWithTests`, whose entries make its test module): what the list makes
+  /// for it is still to be made. The demo's features are in `features` only, their tests in
+  /// `ReactorTests` and `FrontTests`: a screen added to one of them makes its test module.
   ///
-  /// - Throws: ``GeneratorError`` when its folder exists but the manifest does not list it
-  ///   (its files would join the new module unseen), or when a listed one's name differs only in
-  ///   case.
-  func isNewTestModule(_ feature: GeneratedName) throws(GeneratorError) -> Bool {
-    let listed = PackageManifest(source: try read(Self.manifestPath)).featuresWithTests
+  /// - Throws: ``GeneratorError`` when `folder` exists (or, with `emptyFolderIsFree`, holds
+  ///   anything) but the list does not name the feature (its files would join the new module
+  ///   unseen), or when a listed feature's name differs only in case (one folder on
+  ///   case-insensitive file systems).
+  func isMissing(
+    _ feature: GeneratedName, from listed: [String], list: String, folder: String,
+    emptyFolderIsFree: Bool = false
+  ) throws(GeneratorError) -> Bool {
     if listed.contains(feature.upper) { return false }
     if let other = listed.first(where: { $0.lowercased() == feature.upper.lowercased() }) {
       throw GeneratorError(
         "the feature \(feature.upper) differs only in case from the feature \(other) in "
-          + "featuresWithTests in \(Self.manifestPath); use \(other) or another name; nothing "
-          + "was changed")
+          + "\(list) in \(Self.manifestPath); use \(other) or another name; nothing was changed")
     }
-    let folder = "\(Self.featureTestsFolder)/\(feature.upper)"
-    // (An empty folder, left when its tests were deleted, is taken as it is.)
-    if !fileSystem.entries(in: root + "/" + folder).isEmpty {
+    let taken =
+      emptyFolderIsFree
+      ? !fileSystem.entries(in: root + "/" + folder).isEmpty
+      : fileSystem.exists(root + "/" + folder)
+    if taken {
       throw GeneratorError(
-        "\(folder) exists, but featuresWithTests in \(Self.manifestPath) does not list "
-          + "\"\(feature.upper)\": add it there, or move the folder away; nothing was changed")
-    }
-    return true
-  }
-
-  /// Whether `feature`'s module is still to be made: false when `Package.swift` lists it in
-  /// `features`.
-  ///
-  /// - Throws: ``GeneratorError`` when its folder exists but the manifest does not list it
-  ///   (its files would join the new module unseen), or when a listed feature's name differs
-  ///   only in case (one folder on case-insensitive file systems).
-  func isNewFeature(_ feature: GeneratedName) throws(GeneratorError) -> Bool {
-    let listed = PackageManifest(source: try read(Self.manifestPath)).features
-    if listed.contains(feature.upper) { return false }
-    if let other = listed.first(where: { $0.lowercased() == feature.upper.lowercased() }) {
-      throw GeneratorError(
-        "the feature \(feature.upper) differs only in case from the feature \(other) in "
-          + "\(Self.manifestPath); use \(other) or another name; nothing was changed")
-    }
-    let folder = "\(Self.featuresFolder)/\(feature.upper)"
-    if fileSystem.exists(root + "/" + folder) {
-      throw GeneratorError(
-        "\(folder) exists, but features in \(Self.manifestPath) does not list "
+        "\(folder) exists, but \(list) in \(Self.manifestPath) does not list "
           + "\"\(feature.upper)\": add it there, or move the folder away; nothing was changed")
     }
     return true
