@@ -336,6 +336,36 @@ struct RenameTests {
       try sandbox.read("App/AppServices.swift").contains("\(old)\(suffix)ViewServiceProvider"))
   }
 
+  /// A new feature may not be named like a module (`trellis-core` would list `TrellisCore`,
+  /// which a rename takes for the project's module); one already listed so, by hand or by an
+  /// older generator, keeps its name in both lists through a rename, as its folders do.
+  @Test func aFeatureNamedLikeAModuleIsRefusedOrKeptByARename() throws {
+    let sandbox = try Sandbox()
+    defer { sandbox.cleanUp() }
+    let project = try sandbox.projectSpellings()
+    let before = try sandbox.snapshot()
+    let refused = sandbox.run("screen", project.kebab + "-core")
+    #expect(refused.status != 0)
+    #expect(refused.errors.contains("named like the module \(project.upper)Core"))
+    #expect(try sandbox.snapshot() == before)
+    let module = project.upper + "Core"
+    var manifest = try sandbox.read("Package.swift")
+    for marker in ["  // trellis:features\n", "  // trellis:feature-tests\n"] {
+      manifest = manifest.replacingOccurrences(of: marker, with: "  \"\(module)\",\n" + marker)
+    }
+    try sandbox.write(manifest, to: "Package.swift")
+    let new = try GeneratedName(project.upper == "Acme" ? "Abacus" : "Acme", kind: "project")
+    let result = sandbox.run("rename", new.upper)
+    #expect(result.status == 0, "\(result.errors)")
+    let renamed = try sandbox.read("Package.swift")
+    let parsed = PackageManifest(source: renamed)
+    for list in [parsed.features, parsed.featuresWithTests] {
+      #expect(list.contains(module) && !list.contains(new.upper + "Core"))
+    }
+    // The module itself is renamed.
+    #expect(renamed.contains("name: \"\(new.upper)Core\""))
+  }
+
   /// A lowercase identifier spelled like the project is renamed at its declaration
   /// (`trellis: URL`, followed by a colon) as at its uses, or the renamed app would not build;
   /// the `trellis:name` markers and `trellis://` links are not identifiers and stay.

@@ -193,7 +193,9 @@ extension Generator {
     var targets: [(String, (String) -> String)] = [
       (
         "Package.swift",
-        { renamingModules(Self.renamingPackage(in: $0, from: old, to: name.upper)) }
+        {
+          Self.renamingPackage(in: $0, from: old, to: name.upper, alsoRenaming: renamingModules)
+        }
       ),
       (
         // README describes the starter: its name in prose stays; the heading, the commands,
@@ -280,9 +282,14 @@ extension Generator {
   }
 
   /// `manifest` with the string `"old"` replaced by `"new"` (the package, the product, the
-  /// app's target and the tests' dependency on it), except in the lists of features (`features`
-  /// and `featuresWithTests`): a feature the team named like the project keeps its name.
-  static func renamingPackage(in manifest: String, from old: String, to new: String) -> String {
+  /// app's target and the tests' dependency on it) and `renaming` applied (the project's
+  /// modules), except in the lists of features (`features` and `featuresWithTests`): a feature
+  /// the team named like the project, or like one of its modules, keeps its name (its folders
+  /// keep theirs).
+  static func renamingPackage(
+    in manifest: String, from old: String, to new: String,
+    alsoRenaming renaming: (String) -> String = { $0 }
+  ) -> String {
     var kept: [Range<String.Index>] = []
     for list in ["features", "featuresWithTests"] {
       guard let pattern = try? Regex("(?m)^let \(list)\\b"),
@@ -295,13 +302,15 @@ extension Generator {
     var position = manifest.startIndex
     for range in kept.sorted(by: { $0.lowerBound < $1.lowerBound })
     where range.lowerBound >= position {
-      result += manifest[position..<range.lowerBound].replacingOccurrences(
-        of: "\"\(old)\"", with: "\"\(new)\"")
+      result += renaming(
+        manifest[position..<range.lowerBound].replacingOccurrences(
+          of: "\"\(old)\"", with: "\"\(new)\""))
       result += manifest[range]
       position = range.upperBound
     }
     return result
-      + manifest[position...].replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
+      + renaming(
+        manifest[position...].replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\""))
   }
 
   /// Swift's reserved words: the app's code uses the project's lowercase name as an

@@ -65,10 +65,22 @@ public struct Generator: Sendable {
       } ?? name
     values["Feature"] = .text(feature.upper)
     let manifest = PackageManifest(source: try read(Self.manifestPath))
-    values["isNewFeature"] = .flag(
-      try isMissing(
-        feature, from: manifest.features, list: "features",
-        folder: "\(Self.featuresFolder)/\(feature.upper)"))
+    let isNewFeature = try isMissing(
+      feature, from: manifest.features, list: "features",
+      folder: "\(Self.featuresFolder)/\(feature.upper)")
+    // A new feature named like a module (`TrellisCore`) would read as that module in the lists,
+    // and a rename, which renames the project's modules wherever they are named, could not tell
+    // them apart. (One named like the project, the app's target, is a screen the rename knows.)
+    if isNewFeature, case .text(let project) = values["Project"],
+      let module = manifest.targets.first(where: {
+        $0.name != project && $0.name.lowercased() == feature.upper.lowercased()
+      })
+    {
+      throw GeneratorError(
+        "the feature \(feature.upper) would be named like the module \(module.name) of "
+          + "\(Self.manifestPath); choose another name (--feature); nothing was changed")
+    }
+    values["isNewFeature"] = .flag(isNewFeature)
     // (An empty folder, left when its tests were deleted, is taken as it is.)
     values["isNewTestModule"] = .flag(
       try isMissing(
