@@ -7,7 +7,8 @@ SOURCE's files are its git-listed ones (tracked and new, not ignored) when it is
 tree, otherwise every file but its `.build` and `.git`. In TARGET, `.build` and `.git` are left
 alone; a file whose content is SOURCE's is not touched (SwiftPM and the Swift driver go by the
 files' times, so what did not change is not compiled again), the others are written anew, and
-the files SOURCE does not have are deleted.
+the files SOURCE does not have are deleted. It refuses a TARGET that is a git work tree or
+holds SOURCE (or the other way round), and a SOURCE with symbolic links.
 
 Then, when TARGET has been built, the module files of targets its package no longer has are
 deleted from the build folder: a source that still imported one (`import TrellisDemoBackend`
@@ -29,19 +30,47 @@ def is_kept(relative):
     return any(relative == name or relative.startswith(name + "/") for name in KEPT)
 
 
+def fail(message):
+    sys.exit(f"sync-tree: {message}")
+
+
 def source_files(source):
-    if os.path.isdir(os.path.join(source, ".git")):
+    inside = subprocess.run(
+        ["git", "-C", source, "rev-parse", "--is-inside-work-tree"], capture_output=True)
+    if inside.returncode == 0 and inside.stdout.strip() == b"true":
         listed = subprocess.run(
             ["git", "-C", source, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
             check=True, capture_output=True).stdout.decode().split("\0")
-        return {path for path in listed if path and os.path.isfile(os.path.join(source, path))}
-    found = set()
-    for folder, folders, files in os.walk(source):
-        relative_folder = os.path.relpath(folder, source)
-        folders[:] = [f for f in folders
-                      if not is_kept(os.path.normpath(os.path.join(relative_folder, f)))]
-        found.update(os.path.normpath(os.path.join(relative_folder, name)) for name in files)
-    return found
+        found = {os.path.normpath(path) for path in listed
+                 if path and os.path.lexists(os.path.join(source, path))}
+    else:
+        found = set()
+        for folder, folders, files in os.walk(source):
+            relative_folder = os.path.relpath(folder, source)
+            folders[:] = [f for f in folders
+                          if not is_kept(os.path.normpath(os.path.join(relative_folder, f)))]
+            found.update(os.path.normpath(os.path.join(relative_folder, name))
+                         for name in files + [f for f in folders
+                                              if os.path.islink(os.path.join(folder, f))])
+    # The trees here have none; a link would be copied as what it points at, or not at all.
+    links = sorted(path for path in found if os.path.islink(os.path.join(source, path)))
+    if links:
+        fail(f"{source} has symbolic links, which this copy does not keep: {', '.join(links)}")
+    return {path for path in found if os.path.isfile(os.path.join(source, path))}
+
+
+def make_folder(target, relative):
+    """Makes the folder `relative` in `target`: a file, or a link, where a folder of its path
+    should be is deleted first (never followed out of `target`)."""
+    path = target
+    for part in relative.split("/"):
+        if not part or part == ".":
+            continue
+        path = os.path.join(path, part)
+        if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
+            os.remove(path)
+        if not os.path.isdir(path):
+            os.mkdir(path)
 
 
 def sync(source, target):
@@ -49,12 +78,13 @@ def sync(source, target):
     written = 0
     for relative in sorted(wanted):
         old, new = os.path.join(source, relative), os.path.join(target, relative)
+        make_folder(target, os.path.dirname(relative))
         if os.path.isdir(new) and not os.path.islink(new):
             shutil.rmtree(new)
-        if os.path.isfile(new) and not os.path.islink(new) and filecmp.cmp(old, new, shallow=False):
+        elif (os.path.isfile(new) and not os.path.islink(new)
+              and filecmp.cmp(old, new, shallow=False)):
             shutil.copymode(old, new)
             continue
-        os.makedirs(os.path.dirname(new), exist_ok=True)
         if os.path.lexists(new):
             os.remove(new)
         shutil.copyfile(old, new)
@@ -64,8 +94,11 @@ def sync(source, target):
     walked = []
     for folder, folders, files in os.walk(target):
         relative_folder = os.path.normpath(os.path.relpath(folder, target))
+        # A link to a folder is not followed: it is a file here (none is wanted).
+        files = files + [f for f in folders if os.path.islink(os.path.join(folder, f))]
         folders[:] = [f for f in folders
-                      if not is_kept(os.path.normpath(os.path.join(relative_folder, f)))]
+                      if not os.path.islink(os.path.join(folder, f))
+                      and not is_kept(os.path.normpath(os.path.join(relative_folder, f)))]
         walked.append((folder, relative_folder, files))
     for folder, relative_folder, files in reversed(walked):
         for name in files:
@@ -80,8 +113,9 @@ def sync(source, target):
 
 def prune_modules(target):
     """Deletes the built modules of targets the package at `target` does not have."""
-    folders = glob.glob(os.path.join(target, ".build", "*", "*", "Modules")) + glob.glob(
-        os.path.join(target, ".build", "*", "*", "Modules-tool"))
+    folders = [
+        path for configuration in ("debug", "release") for kind in ("Modules", "Modules-tool")
+        for path in glob.glob(os.path.join(target, ".build", "*", configuration, kind))]
     if not folders:
         return 0
     described = subprocess.run(
@@ -112,6 +146,11 @@ def main():
     source, target = (os.path.abspath(path) for path in sys.argv[1:])
     if not os.path.isdir(source):
         sys.exit(f"{source} is not a folder")
+    # The target's files are replaced or deleted: never the source's, nor a work tree's.
+    if os.path.commonpath([source, target]) in (source, target):
+        fail(f"{target} and {source} are one inside the other")
+    if os.path.lexists(os.path.join(target, ".git")):
+        fail(f"{target} is a git work tree: its files would be replaced")
     os.makedirs(target, exist_ok=True)
     files, written, deleted = sync(source, target)
     pruned = prune_modules(target)
