@@ -3,12 +3,12 @@
 
     python3 .ci/sync-tree.py SOURCE TARGET
 
-SOURCE's files are its git-listed ones (tracked and new, not ignored) when it is a git work
-tree, otherwise every file but its `.build` and `.git`. In TARGET, `.build` and `.git` are left
+SOURCE's files are its git-listed ones (tracked and new, not ignored) when it is the top of a
+git work tree, otherwise every file but its `.build` and `.git`. In TARGET, `.build` is left
 alone; a file whose content is SOURCE's is not touched (SwiftPM and the Swift driver go by the
 files' times, so what did not change is not compiled again), the others are written anew, and
-the files SOURCE does not have are deleted. It refuses a TARGET that is a git work tree or
-holds SOURCE (or the other way round), and a SOURCE with symbolic links.
+the files SOURCE does not have are deleted. It refuses a TARGET in a git work tree or one that
+holds SOURCE (or the other way round, links resolved), and a SOURCE with symbolic links.
 
 Then, when TARGET has been built, the module files of targets its package no longer has are
 deleted from the build folder: a source that still imported one (`import TrellisDemoBackend`
@@ -34,10 +34,18 @@ def fail(message):
     sys.exit(f"sync-tree: {message}")
 
 
+def work_tree_of(path):
+    """The top of the git work tree `path` is in, if any (`path` need not exist yet)."""
+    while not os.path.isdir(path):
+        path = os.path.dirname(path)
+    found = subprocess.run(
+        ["git", "-C", path, "rev-parse", "--show-toplevel"], capture_output=True)
+    top = found.stdout.decode().strip()
+    return os.path.realpath(top) if found.returncode == 0 and top else None
+
+
 def source_files(source):
-    inside = subprocess.run(
-        ["git", "-C", source, "rev-parse", "--is-inside-work-tree"], capture_output=True)
-    if inside.returncode == 0 and inside.stdout.strip() == b"true":
+    if work_tree_of(source) == source:
         listed = subprocess.run(
             ["git", "-C", source, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
             check=True, capture_output=True).stdout.decode().split("\0")
@@ -143,14 +151,14 @@ def prune_modules(target):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    source, target = (os.path.abspath(path) for path in sys.argv[1:])
+    source, target = (os.path.realpath(path) for path in sys.argv[1:])
     if not os.path.isdir(source):
-        sys.exit(f"{source} is not a folder")
+        fail(f"{source} is not a folder")
     # The target's files are replaced or deleted: never the source's, nor a work tree's.
     if os.path.commonpath([source, target]) in (source, target):
         fail(f"{target} and {source} are one inside the other")
-    if os.path.lexists(os.path.join(target, ".git")):
-        fail(f"{target} is a git work tree: its files would be replaced")
+    if os.path.lexists(os.path.join(target, ".git")) or work_tree_of(target):
+        fail(f"{target} is in a git work tree: its files would be replaced")
     os.makedirs(target, exist_ok=True)
     files, written, deleted = sync(source, target)
     pruned = prune_modules(target)
