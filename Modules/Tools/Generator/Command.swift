@@ -406,9 +406,9 @@ public enum GeneratorCommand {
           "Tip: \(features.count) features, up to three targets each, are in "
             + "\(Generator.manifestPath). Put the next",
           "  screens of one feature together (--feature NAME): SwiftPM plans every target on every",
-          "  build; at 200 screens a feature per screen made each edit 0.1-0.3 s slower and a",
-          "  clean build half again as long with two targets each, and a test module per feature",
-          "  1.2-1.5 s more (docs/performance.md).",
+          "  build; at 200 screens, a feature per screen against ten screens per feature: a",
+          "  reactor edit built in 2.7 s against 1.7 s, a clean build took 144 s against 59 s",
+          "  (docs/performance.md).",
         ]
       }
       return lines.joined(separator: "\n")
