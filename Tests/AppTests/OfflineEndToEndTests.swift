@@ -26,8 +26,9 @@ struct OfflineEndToEndTests {
     let proxy = try CuttableProxy(targetPort: server.port)
     defer { proxy.stop() }
     // The stream's backoff capped at 2 s, not the default 10 s: six seconds of failed attempts
-    // would otherwise hold the return up to 5 s after the network's (the production timings'
-    // test below plays the defaults).
+    // would otherwise hold the return up to 5 s after the network's. (A refusing network with
+    // the default backoff: `RecoveryScheduleTests.aRefusingNetworkReturnsLiveWithinTheBound`,
+    // on a test clock.)
     var policy = EventStreamClient.ReconnectPolicy()
     policy.maximumDelay = .seconds(2)
     let app = try AppHarness(backend: backend, serverURL: proxy.baseURL, eventStreamPolicy: policy)

@@ -11,13 +11,13 @@ import TrellisTestSupport
 
 /// The bound the app promises: from the network's return to live (the stream open, the list
 /// reloaded, an event created after the return delivered) in at most 15 seconds, whatever
-/// moment a silent network failure starts and ends, with the production timings.
+/// moment a silent or refusing network failure starts and ends, with the production timings.
 ///
 /// The client's real stack (the auth service and its plugin, the retry and reachability
 /// plugins, the event stream client, the connection service, the task repository) runs on a
 /// test clock against a server and a network modelled here: the network can fall silent (a
 /// black hole: nothing passes, nothing is closed, and every connection open through it stays
-/// dead), the server rotates refresh tokens (accepting a replaced one until its successor is
+/// dead) or refuse (the connections open are reset, new ones refused), the server rotates refresh tokens (accepting a replaced one until its successor is
 /// used), issues 20-second access tokens, sends a heartbeat every
 /// `EventDataAPI.heartbeatInterval` and replays events after `Last-Event-ID`. Every timer of
 /// the client is the production one: `EventDataAPI`'s connect and idle timeouts, the stream's
@@ -31,8 +31,27 @@ import TrellisTestSupport
 struct RecoveryScheduleTests {
   /// The promise.
   static let bound: Duration = .seconds(15)
-  /// How many schedules of the sweep play at once.
-  static let schedulesAtATime = 8
+  /// Turns for the schedules of the whole suite (its tests run side by side): six play at once.
+  /// A schedule spends most of its time waiting for its tasks to settle after each step of its
+  /// clock, not computing: the silent network's 130 took 18 s alone two at a time, 11.5 s four
+  /// at a time, 7-8 s eight at a time, on two cores. Twenty at once (two sweeps of eight and
+  /// the ten-minute outages) starved the tasks a step woke in one run of ten: a 75-second
+  /// outage's worst return read 12.9 s instead of 5.1 s (too late, never too early: a clock that
+  /// moves on before a woken task sleeps again makes it later).
+  static let turns = Turns(10)
+
+  /// Plays `run` when a turn is free.
+  static func playInTurn(_ run: RecoveryRun) async throws -> RecoveryRun.Outcome {
+    await turns.take()
+    do {
+      let outcome = try await run.play()
+      await turns.give()
+      return outcome
+    } catch {
+      await turns.give()
+      throw error
+    }
+  }
 
   /// Fault starts across a whole token life and several heartbeats (a refresh and requests in
   /// flight, a heartbeat just sent or due), times outage lengths that end the fault on every
@@ -48,42 +67,75 @@ struct RecoveryScheduleTests {
       .seconds(22.5), .seconds(31), .seconds(47), .seconds(75),
     ]
     let schedules = starts.flatMap { start in outages.map { (start, $0) } }
-    // Eight schedules at a time, each on its own clock. A schedule spends most of its time
-    // waiting for its tasks to settle after each step of its clock, not computing: two at a time
-    // took 18 s alone, four 11.5 s, eight 7-8 s, on two cores, with the same returns measured.
-    let outcomes = try await withThrowingTaskGroup(
-      of: (Duration, Duration, RecoveryRun.Outcome).self
-    ) { group in
-      var outcomes: [(Duration, Duration, RecoveryRun.Outcome)] = []
-      var pending = schedules[...]
-      for _ in 0..<Self.schedulesAtATime {
-        guard let (start, outage) = pending.popFirst() else { break }
+    let outcomes = try await Self.play(schedules, fault: .silence)
+    #expect(outcomes.count == schedules.count)
+    Self.expectLiveWithinTheBound(outcomes)
+    print(
+      "RecoveryScheduleTests: \(schedules.count) schedules; "
+        + Self.summary(of: outcomes, outages: outages))
+  }
+
+  /// The network refuses instead of falling silent (the connections open are reset, new ones
+  /// are refused: a server restarting, a network that says it is unreachable), with the stream's
+  /// default backoff: back live within the bound too. (`OfflineEndToEndTests` cuts the network
+  /// the same way over real HTTP, with the backoff capped at 2 s to keep it short.)
+  @Test func aRefusingNetworkReturnsLiveWithinTheBound() async throws {
+    let starts = [20.06, 24.6, 29.1, 33.6].map { Duration.seconds($0) }
+    let outages: [Duration] = [
+      .seconds(1), .seconds(6), .seconds(12.3), .seconds(31), .seconds(75),
+    ]
+    let schedules = starts.flatMap { start in outages.map { (start, $0) } }
+    let outcomes = try await Self.play(schedules, fault: .refusal)
+    #expect(outcomes.count == schedules.count)
+    Self.expectLiveWithinTheBound(outcomes)
+    print(
+      "RecoveryScheduleTests: \(schedules.count) schedules refused; "
+        + Self.summary(of: outcomes, outages: outages))
+  }
+
+  /// Plays `schedules` (fault start, outage length) with `fault`, each on its own clock, in
+  /// the suite's turns.
+  static func play(_ schedules: [(Duration, Duration)], fault: RecoveryRun.Fault) async throws
+    -> [(start: Duration, outage: Duration, outcome: RecoveryRun.Outcome)]
+  {
+    try await withThrowingTaskGroup(of: (Duration, Duration, RecoveryRun.Outcome).self) { group in
+      for (start, outage) in schedules {
         group.addTask {
-          (start, outage, try await RecoveryRun(start: start, outage: outage).play())
+          let run = RecoveryRun(start: start, outage: outage, fault: fault)
+          return (start, outage, try await playInTurn(run))
         }
       }
-      while let outcome = try await group.next() {
-        outcomes.append(outcome)
-        if let (start, outage) = pending.popFirst() {
-          group.addTask {
-            (start, outage, try await RecoveryRun(start: start, outage: outage).play())
-          }
-        }
-      }
+      var outcomes: [(start: Duration, outage: Duration, outcome: RecoveryRun.Outcome)] = []
+      while let outcome = try await group.next() { outcomes.append(outcome) }
       return outcomes
     }
-    #expect(outcomes.count == schedules.count)
-    let failures = outcomes.filter { $0.2.returnToLive > Self.bound || !$0.2.signedIn }
+  }
+
+  /// Every schedule back live within ``bound``, still signed in.
+  static func expectLiveWithinTheBound(
+    _ outcomes: [(start: Duration, outage: Duration, outcome: RecoveryRun.Outcome)]
+  ) {
+    let failures = outcomes.filter { $0.outcome.returnToLive > bound || !$0.outcome.signedIn }
     #expect(
       failures.isEmpty,
-      "\(failures.map { "fault at \($0.0), \($0.1) long: \($0.2)" }.joined(separator: "\n"))")
-    // The worst return for each outage length, for docs/network.md.
+      "\(failures.map { "fault at \($0.start), \($0.outage) long: \($0.outcome)" }.joined(separator: "\n"))"
+    )
+  }
+
+  /// The worst return for each outage length (for docs/network.md), and the mean of all: a
+  /// clock that moved on before the tasks it woke went back to sleep would make them later.
+  static func summary(
+    of outcomes: [(start: Duration, outage: Duration, outcome: RecoveryRun.Outcome)],
+    outages: [Duration]
+  ) -> String {
     let worst = outages.map { outage in
-      outcomes.filter { $0.1 == outage }.map(\.2.returnToLive).max() ?? .zero
+      outcomes.filter { $0.outage == outage }.map(\.outcome.returnToLive).max() ?? .zero
     }
-    print(
-      "RecoveryScheduleTests: \(schedules.count) schedules; worst return to live by outage: "
-        + zip(outages, worst).map { "\($0.readable): \($1.readable)" }.joined(separator: ", "))
+    let total = outcomes.map(\.outcome.returnToLive).reduce(Duration.zero, +)
+    let mean = outcomes.isEmpty ? Duration.zero : total / outcomes.count
+    return "worst return to live by outage: "
+      + zip(outages, worst).map { "\($0.readable): \($1.readable)" }.joined(separator: ", ")
+      + "; mean return \(mean.readable)"
   }
 
   /// Ten minutes down, the backoff long at its cap: the return is still live within the bound,
@@ -94,7 +146,7 @@ struct RecoveryScheduleTests {
   func tenMinutesDownCostsLittleAndReturnsWithinTheBound(startingAt seconds: Double) async throws {
     let start = Duration.seconds(seconds)
     let run = RecoveryRun(start: start, outage: .seconds(600))
-    let outcome = try await run.play()
+    let outcome = try await Self.playInTurn(run)
     #expect(outcome.returnToLive <= Self.bound, "\(outcome)")
     #expect(outcome.signedIn)
     // Over the last nine minutes of the outage (the first is the backoff's growth).
@@ -113,10 +165,32 @@ struct RecoveryScheduleTests {
   /// returns does not hold the stream or the next requests.
   @Test func aRequestHeldByADeadConnectionHoldsNothingElse() async throws {
     let run = RecoveryRun(start: .seconds(25), outage: .seconds(6), requestAtFault: true)
-    let outcome = try await run.play()
+    let outcome = try await Self.playInTurn(run)
     #expect(outcome.returnToLive <= Self.bound, "\(outcome)")
     // It was held until its 30-second deadline, long after the rest was live again.
     #expect(outcome.heldRequestTook.map { $0 >= .seconds(30) } == true, "\(outcome)")
+  }
+}
+
+/// A number of turns, taken and given back in the order asked.
+actor Turns {
+  private var free: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(_ count: Int) { free = count }
+
+  /// Waits for a turn.
+  func take() async {
+    guard free == 0 else {
+      free -= 1
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  /// Gives a turn back: to the first waiting, if any.
+  func give() {
+    if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
   }
 }
 
@@ -126,6 +200,7 @@ final class RecoveryRun: Sendable {
   let start: Duration
   let outage: Duration
   let requestAtFault: Bool
+  let fault: Fault
   let clock = TestClock()
   let time: TimeSource
   let server: ModelServer
@@ -154,9 +229,18 @@ final class RecoveryRun: Sendable {
     }
   }
 
-  init(start: Duration, outage: Duration, requestAtFault: Bool = false) {
+  /// How the network fails.
+  enum Fault {
+    /// Nothing passes and nothing is closed (``FaultyNetwork/blackHole()``).
+    case silence
+    /// Connections are reset and refused (``FaultyNetwork/refuse()``).
+    case refusal
+  }
+
+  init(start: Duration, outage: Duration, fault: Fault = .silence, requestAtFault: Bool = false) {
     self.start = start
     self.outage = outage
+    self.fault = fault
     self.requestAtFault = requestAtFault
     time = TimeSource(clock)
     server = ModelServer(time: time, tokenLifetime: .seconds(20))
@@ -255,7 +339,10 @@ final class RecoveryRun: Sendable {
       next += .seconds(2)
     }
     await run(until: start)
-    network.blackHole()
+    switch fault {
+    case .silence: network.blackHole()
+    case .refusal: network.refuse()
+    }
     let held = Lock<Duration?>(nil)
     if requestAtFault {
       Task {
@@ -427,6 +514,15 @@ final class ModelServer: Sendable {
       status: 200, headers: ["Content-Type": "text/event-stream"], body: body, request: request)
   }
 
+  /// Ends every open stream as a reset connection does.
+  func resetStreams() {
+    let streams = state.withLock { Array($0.streams.values) }
+    for stream in streams {
+      stream.continuation.finish(
+        throwing: HTTPError.transport(TransportFailure(.connectionLost, detail: "reset")))
+    }
+  }
+
   /// A task created by someone else: an event for every live stream.
   func createTask(title: String) {
     let task = TaskModel(
@@ -484,14 +580,17 @@ final class ModelServer: Sendable {
   }
 }
 
-/// A network that can fall silent: every call opens a connection, which carries bytes only if
-/// it was opened while the network was up and no black hole began since. A call over a dead
-/// connection hears nothing until its deadline (`.timedOut`); the server acts on a request
-/// that arrived even if its answer is lost on the way back.
+/// A network that can fall silent or refuse: every call opens a connection, which carries
+/// bytes only if it was opened while the network was up and no fault began since. A call over
+/// a dead connection hears nothing until its deadline (`.timedOut`) after a black hole, and
+/// fails at once while the network refuses (`.cannotConnect`, or `.connectionLost` for one
+/// that was open); the server acts on a request that arrived even if its answer is lost on the
+/// way back.
 final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
   private struct State {
     var epoch = 0
     var isDown = false
+    var isRefusing = false
     var calls: [(at: Duration, path: String)] = []
     var activity = 0
     var resets = 0
@@ -520,7 +619,21 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
     }
   }
 
-  func restore() { state.withLock { $0.isDown = false } }
+  /// Resets every connection open now, and refuses every new one until ``restore()``.
+  func refuse() {
+    state.withLock { state in
+      state.epoch += 1
+      state.isRefusing = true
+    }
+    server.resetStreams()
+  }
+
+  func restore() {
+    state.withLock { state in
+      state.isDown = false
+      state.isRefusing = false
+    }
+  }
 
   func resetConnections() { state.withLock { $0.resets += 1 } }
 
@@ -537,12 +650,12 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
       state.activity += 1
       state.calls.append((at, request.url.path))
       state.trace.append("\(at.readable) \(request.method) \(request.url.path)")
-      return state.isDown ? nil : state.epoch
+      return state.isDown || state.isRefusing ? nil : state.epoch
     }
   }
 
   private func isAlive(_ connection: Int?) -> Bool {
-    state.withLock { state in connection == state.epoch && !state.isDown }
+    state.withLock { state in connection == state.epoch && !state.isDown && !state.isRefusing }
   }
 
   private func pause(_ duration: Duration) async throws(HTTPError) {
@@ -551,6 +664,19 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
     } catch {
       throw .transport(TransportFailure(.cancelled))
     }
+  }
+
+  /// A dead connection's end: while the network refuses, at once (refused if it was never
+  /// open, reset if it was); otherwise nothing is heard until the request's deadline.
+  private func fail(_ request: HTTPRequest, opened connection: Int?, since started: Duration)
+    async throws(HTTPError) -> Never
+  {
+    if state.withLock({ $0.isRefusing }) {
+      state.withLock { $0.activity += 1 }
+      throw .transport(
+        TransportFailure(connection == nil ? .cannotConnect : .connectionLost, detail: "refused"))
+    }
+    try await silence(request, since: started)
   }
 
   /// Hears nothing until the request's deadline.
@@ -569,10 +695,10 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
     let started = time.elapsed()
     let connection = open(request)
     try await pause(latency)
-    guard isAlive(connection) else { try await silence(request, since: started) }
+    guard isAlive(connection) else { try await fail(request, opened: connection, since: started) }
     let response = server.respond(to: request)
     try await pause(latency)
-    guard isAlive(connection) else { try await silence(request, since: started) }
+    guard isAlive(connection) else { try await fail(request, opened: connection, since: started) }
     state.withLock { $0.activity += 1 }
     return response
   }
@@ -581,10 +707,10 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
     let started = time.elapsed()
     let connection = open(request)
     try await pause(latency)
-    guard isAlive(connection) else { try await silence(request, since: started) }
+    guard isAlive(connection) else { try await fail(request, opened: connection, since: started) }
     let response = server.openStream(request) { [weak self] in self?.isAlive(connection) ?? false }
     try await pause(latency)
-    guard isAlive(connection) else { try await silence(request, since: started) }
+    guard isAlive(connection) else { try await fail(request, opened: connection, since: started) }
     state.withLock { $0.activity += 1 }
     guard let response else {
       return HTTPStreamingResponse(

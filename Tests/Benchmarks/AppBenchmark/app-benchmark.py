@@ -43,26 +43,33 @@ import time
 
 
 def run_script(binary, script, on_marker=None, marker=None, data=None, arguments=("--instant",)):
+    """Runs `script` in the app; a data directory made here (none given) is deleted after, with
+    the session the script signed in to."""
+    owned = data is None
     data = data or tempfile.mkdtemp(prefix="trellis-bench-")
     with tempfile.NamedTemporaryFile("w", suffix=".trellis", delete=False) as handle:
         handle.write(script)
         path = handle.name
-    started = time.monotonic()
-    process = subprocess.Popen(
-        [binary, *arguments, "--quiet", "--data-dir", data, "--script", path],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    first_output = None
-    value = None
-    for line in process.stdout:
-        if first_output is None:
-            first_output = time.monotonic() - started
-        if marker and line.strip() == marker:
-            value = on_marker(process.pid) if on_marker else time.monotonic() - started
-    status = process.wait()
-    os.unlink(path)
-    if status != 0:
-        sys.exit(f"the app exited with status {status} running the benchmark script")
-    return first_output, value
+    try:
+        started = time.monotonic()
+        process = subprocess.Popen(
+            [binary, *arguments, "--quiet", "--data-dir", data, "--script", path],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        first_output = None
+        value = None
+        for line in process.stdout:
+            if first_output is None:
+                first_output = time.monotonic() - started
+            if marker and line.strip() == marker:
+                value = on_marker(process.pid) if on_marker else time.monotonic() - started
+        status = process.wait()
+        if status != 0:
+            sys.exit(f"the app exited with status {status} running the benchmark script")
+        return first_output, value
+    finally:
+        os.unlink(path)
+        if owned:
+            shutil.rmtree(data, ignore_errors=True)
 
 
 SIGN_IN = ("expect Sign in to Trellis\ntype username alice\ntype password alice1234\n"
@@ -104,6 +111,14 @@ def time_to_text(binary, arguments, data, text, timeout=15):
 def stored_list(binary, runs):
     """Launch to the task list drawn, from the device offline and with the network."""
     template = tempfile.mkdtemp(prefix="trellis-bench-template-")
+    try:
+        stored_list_from(binary, runs, template)
+    finally:
+        shutil.rmtree(template, ignore_errors=True)
+
+
+def stored_list_from(binary, runs, template):
+    """`stored_list`, with `template` the data directory each launch starts from a copy of."""
     run_script(binary, SIGN_IN + LIST, data=template)  # signed in, the list shown and kept
 
     def fresh(cache):
@@ -115,15 +130,18 @@ def stored_list(binary, runs):
 
     def drawn(arguments, cache):
         data = fresh(cache)
-        figure = time_to_text(binary, [*arguments, "--open", "trellis://tasks"], data,
-                              "Crash when rotating")
-        shutil.rmtree(data, ignore_errors=True)
-        return figure
+        try:
+            return time_to_text(binary, [*arguments, "--open", "trellis://tasks"], data,
+                                "Crash when rotating")
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
 
     def settled(arguments, cache):
         data = fresh(cache)
-        _, listed = run_script(binary, LIST, marker="LISTED", data=data, arguments=arguments)
-        shutil.rmtree(data, ignore_errors=True)
+        try:
+            _, listed = run_script(binary, LIST, marker="LISTED", data=data, arguments=arguments)
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
         return listed * 1000
 
     def report(label, values, base=None):
@@ -147,7 +165,6 @@ def stored_list(binary, runs):
         base = statistics.median(figures["no-cache"])
         for name, values in figures.items():
             report(f"{label} {name}", values, base)
-    shutil.rmtree(template, ignore_errors=True)
 
 
 def resident_bytes(pid):

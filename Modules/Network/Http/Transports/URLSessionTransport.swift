@@ -78,10 +78,14 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   /// How many times the connections were reset (for tests).
   var resetCount: Int { channels.resetCount }
 
-  /// Sends `request`; cancelling the calling task cancels the `URLSessionTask`.
+  /// Sends `request`; cancelling the calling task cancels the `URLSessionTask` (a task cancelled
+  /// before the call sends nothing and throws `.cancelled`).
   public func send(
     _ request: HTTPRequest, for endpoint: any HTTPEndpoint, progress: HTTPProgressHandler?
   ) async throws(HTTPError) -> HTTPResponse {
+    // A caller cancelled already sends nothing: its task would be cancelled as it started, and
+    // could complete first (over loopback it often did).
+    if Task.isCancelled { throw .transport(TransportFailure(.cancelled)) }
     let urlRequest = Self.urlRequest(for: request)
     let channel = channels.lease()
     let (session, router) = (channel.session, channel.router)
@@ -145,6 +149,8 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   /// Opens `request` as a stream: returns when the headers arrive, then delivers the body as
   /// it comes. Ending the body's iteration cancels the `URLSessionTask`.
   public func openStream(_ request: HTTPRequest) async throws(HTTPError) -> HTTPStreamingResponse {
+    // (As `send`: a caller cancelled already opens nothing.)
+    if Task.isCancelled { throw .transport(TransportFailure(.cancelled)) }
     let urlRequest = Self.urlRequest(for: request)
     let channel = channels.lease()
     let (session, router) = (channel.session, channel.router)
