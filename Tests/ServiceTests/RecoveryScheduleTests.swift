@@ -31,18 +31,23 @@ import TrellisTestSupport
 struct RecoveryScheduleTests {
   /// The promise.
   static let bound: Duration = .seconds(15)
-  /// Turns for the schedules of the whole suite (its tests run side by side): six play at once.
+  /// Turns for the schedules of the whole suite (its tests run side by side): ten play at once.
   /// A schedule spends most of its time waiting for its tasks to settle after each step of its
   /// clock, not computing: the silent network's 130 took 18 s alone two at a time, 11.5 s four
   /// at a time, 7-8 s eight at a time, on two cores. Twenty at once (two sweeps of eight and
   /// the ten-minute outages) starved the tasks a step woke in one run of ten: a 75-second
   /// outage's worst return read 12.9 s instead of 5.1 s (too late, never too early: a clock that
-  /// moves on before a woken task sleeps again makes it later).
+  /// moves on before a woken task sleeps again makes it later). Six at once made the suite
+  /// 21-31 s.
   static let turns = Turns(10)
 
-  /// Plays `run` when a turn is free.
+  /// Plays `run` when a turn is free (not at all if the test was cancelled meanwhile).
   static func playInTurn(_ run: RecoveryRun) async throws -> RecoveryRun.Outcome {
     await turns.take()
+    if Task.isCancelled {
+      await turns.give()
+      throw CancellationError()
+    }
     do {
       let outcome = try await run.play()
       await turns.give()
@@ -181,11 +186,11 @@ actor Turns {
 
   /// Waits for a turn.
   func take() async {
-    guard free == 0 else {
+    if free > 0 {
       free -= 1
-      return
+    } else {
+      await withCheckedContinuation { waiting.append($0) }
     }
-    await withCheckedContinuation { waiting.append($0) }
   }
 
   /// Gives a turn back: to the first waiting, if any.
@@ -587,10 +592,19 @@ final class ModelServer: Sendable {
 /// that was open); the server acts on a request that arrived even if its answer is lost on the
 /// way back.
 final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
+  /// A connection as it was opened: its epoch (`nil`: dead from the start), and whether the
+  /// network refused it.
+  private struct Connection {
+    var epoch: Int?
+    var isRefused: Bool
+  }
+
   private struct State {
     var epoch = 0
     var isDown = false
     var isRefusing = false
+    /// The epochs whose connections a refusal reset.
+    var resetEpochs: Set<Int> = []
     var calls: [(at: Duration, path: String)] = []
     var activity = 0
     var resets = 0
@@ -622,6 +636,7 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
   /// Resets every connection open now, and refuses every new one until ``restore()``.
   func refuse() {
     state.withLock { state in
+      state.resetEpochs.insert(state.epoch)
       state.epoch += 1
       state.isRefusing = true
     }
@@ -643,19 +658,22 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
     return Double(calls) / (to - from).inSeconds * 60
   }
 
-  /// Opens a connection: its epoch, or `nil` when the network is down (dead from the start).
-  private func open(_ request: HTTPRequest) -> Int? {
+  /// Opens a connection: dead from the start when the network is down or refuses.
+  private func open(_ request: HTTPRequest) -> Connection {
     let at = time.elapsed()
     return state.withLock { state in
       state.activity += 1
       state.calls.append((at, request.url.path))
       state.trace.append("\(at.readable) \(request.method) \(request.url.path)")
-      return state.isDown || state.isRefusing ? nil : state.epoch
+      return Connection(
+        epoch: state.isDown || state.isRefusing ? nil : state.epoch, isRefused: state.isRefusing)
     }
   }
 
-  private func isAlive(_ connection: Int?) -> Bool {
-    state.withLock { state in connection == state.epoch && !state.isDown && !state.isRefusing }
+  private func isAlive(_ connection: Connection) -> Bool {
+    state.withLock { state in
+      connection.epoch == state.epoch && !state.isDown && !state.isRefusing
+    }
   }
 
   private func pause(_ duration: Duration) async throws(HTTPError) {
@@ -666,15 +684,20 @@ final class FaultyNetwork: HTTPTransport, StreamingHTTPTransport {
     }
   }
 
-  /// A dead connection's end: while the network refuses, at once (refused if it was never
-  /// open, reset if it was); otherwise nothing is heard until the request's deadline.
-  private func fail(_ request: HTTPRequest, opened connection: Int?, since started: Duration)
+  /// A dead connection's end, as it died: at once if the network refused it (`.cannotConnect`)
+  /// or a refusal reset it (`.connectionLost`), even if the network is back by now; otherwise
+  /// (a black hole) nothing is heard until the request's deadline.
+  private func fail(_ request: HTTPRequest, opened connection: Connection, since started: Duration)
     async throws(HTTPError) -> Never
   {
-    if state.withLock({ $0.isRefusing }) {
+    let wasReset = state.withLock { state in
+      connection.epoch.map { state.resetEpochs.contains($0) } ?? false
+    }
+    if connection.isRefused || wasReset {
       state.withLock { $0.activity += 1 }
       throw .transport(
-        TransportFailure(connection == nil ? .cannotConnect : .connectionLost, detail: "refused"))
+        TransportFailure(connection.isRefused ? .cannotConnect : .connectionLost, detail: "refused")
+      )
     }
     try await silence(request, since: started)
   }
