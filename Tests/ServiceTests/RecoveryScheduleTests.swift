@@ -17,9 +17,10 @@ import TrellisTestSupport
 /// plugins, the event stream client, the connection service, the task repository) runs on a
 /// test clock against a server and a network modelled here: the network can fall silent (a
 /// black hole: nothing passes, nothing is closed, and every connection open through it stays
-/// dead) or refuse (the connections open are reset, new ones refused), the server rotates refresh tokens (accepting a replaced one until its successor is
-/// used), issues 20-second access tokens, sends a heartbeat every
-/// `EventDataAPI.heartbeatInterval` and replays events after `Last-Event-ID`. Every timer of
+/// dead) or refuse (the connections open are reset, new ones refused), the server rotates
+/// refresh tokens (accepting a replaced one until its successor is used), issues 20-second
+/// access tokens, sends a heartbeat every `EventDataAPI.heartbeatInterval` and replays events
+/// after `Last-Event-ID`. Every timer of
 /// the client is the production one: `EventDataAPI`'s connect and idle timeouts, the stream's
 /// default backoff, `AuthDataAPI.refreshTimeout`, the requesters' 30-second default, the auth
 /// plugin's leeway. Minutes play in well under a second each.
@@ -121,10 +122,8 @@ struct RecoveryScheduleTests {
     _ outcomes: [(start: Duration, outage: Duration, outcome: RecoveryRun.Outcome)]
   ) {
     let failures = outcomes.filter { $0.outcome.returnToLive > bound || !$0.outcome.signedIn }
-    #expect(
-      failures.isEmpty,
-      "\(failures.map { "fault at \($0.start), \($0.outage) long: \($0.outcome)" }.joined(separator: "\n"))"
-    )
+    let described = failures.map { "fault at \($0.start), \($0.outage) long: \($0.outcome)" }
+    #expect(failures.isEmpty, "\(described.joined(separator: "\n"))")
   }
 
   /// The worst return for each outage length (for docs/network.md), and the mean of all: a
