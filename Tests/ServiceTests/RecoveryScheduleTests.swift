@@ -72,13 +72,7 @@ struct RecoveryScheduleTests {
       .seconds(1), .seconds(4.5), .seconds(9.9), .seconds(11.6), .seconds(12.3), .seconds(16),
       .seconds(22.5), .seconds(31), .seconds(47), .seconds(75),
     ]
-    let schedules = starts.flatMap { start in outages.map { (start, $0) } }
-    let outcomes = try await Self.play(schedules, fault: .silence)
-    #expect(outcomes.count == schedules.count)
-    Self.expectLiveWithinTheBound(outcomes)
-    print(
-      "RecoveryScheduleTests: \(schedules.count) schedules; "
-        + Self.summary(of: outcomes, outages: outages))
+    try await Self.sweep(starts: starts, outages: outages, fault: .silence)
   }
 
   /// The network refuses instead of falling silent (the connections open are reset, new ones
@@ -90,13 +84,23 @@ struct RecoveryScheduleTests {
     let outages: [Duration] = [
       .seconds(1), .seconds(6), .seconds(12.3), .seconds(31), .seconds(75),
     ]
+    try await Self.sweep(starts: starts, outages: outages, fault: .refusal)
+  }
+
+  /// Plays every start with every outage length, expects each back live within ``bound`` and
+  /// still signed in, and prints the summary.
+  static func sweep(starts: [Duration], outages: [Duration], fault: RecoveryRun.Fault)
+    async throws
+  {
     let schedules = starts.flatMap { start in outages.map { (start, $0) } }
-    let outcomes = try await Self.play(schedules, fault: .refusal)
+    let outcomes = try await play(schedules, fault: fault)
     #expect(outcomes.count == schedules.count)
-    Self.expectLiveWithinTheBound(outcomes)
+    let failures = outcomes.filter { $0.outcome.returnToLive > bound || !$0.outcome.signedIn }
+    let described = failures.map { "fault at \($0.start), \($0.outage) long: \($0.outcome)" }
+    #expect(failures.isEmpty, "\(described.joined(separator: "\n"))")
     print(
-      "RecoveryScheduleTests: \(schedules.count) schedules refused; "
-        + Self.summary(of: outcomes, outages: outages))
+      "RecoveryScheduleTests: \(schedules.count) schedules\(fault == .refusal ? " refused" : ""); "
+        + summary(of: outcomes, outages: outages))
   }
 
   /// Plays `schedules` (fault start, outage length) with `fault`, each on its own clock, in
@@ -115,15 +119,6 @@ struct RecoveryScheduleTests {
       while let outcome = try await group.next() { outcomes.append(outcome) }
       return outcomes
     }
-  }
-
-  /// Every schedule back live within ``bound``, still signed in.
-  static func expectLiveWithinTheBound(
-    _ outcomes: [(start: Duration, outage: Duration, outcome: RecoveryRun.Outcome)]
-  ) {
-    let failures = outcomes.filter { $0.outcome.returnToLive > bound || !$0.outcome.signedIn }
-    let described = failures.map { "fault at \($0.start), \($0.outage) long: \($0.outcome)" }
-    #expect(failures.isEmpty, "\(described.joined(separator: "\n"))")
   }
 
   /// The worst return for each outage length (for docs/network.md), and the mean of all: a
