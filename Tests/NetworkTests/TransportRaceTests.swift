@@ -91,15 +91,16 @@ struct TransportRaceTests {
         let latency = try await Self.typicalLatency(transport, "/fast")
         let outcomes = Mutex((answered: 0, cancelled: 0))
         let url = TestAPI.serverURL.appendingPathComponent("fast")
-        // Aimed from 0 to 2x the latency measured. A pass that met one outcome only (every
-        // cancel too late, or every one too early: the calls ran quicker or slower than the
-        // latency measured said) is played again, aimed four times earlier or later, twice at
-        // most; each pass still aims across the call's whole life.
+        // Aimed from 0.1 to 2x the latency measured (not at 0: a call cancelled before it
+        // starts sends nothing, and would meet no completion). A pass that met one outcome only
+        // (every cancel too late, or every one too early: the calls ran quicker or slower than
+        // the latency measured said) is played again, aimed four times earlier or later, twice
+        // at most; each pass still aims across the call's whole life.
         var (scale, passes) = (1.0, 0)
         repeat {
           passes += 1
           try await Self.playRounds(Self.rounds) { [scale] round in
-            let aim = latency * (Double(round % 20) / 10 * scale)
+            let aim = latency * (Double(round % 20 + 1) / 10 * scale)
             let call = Task {
               try await transport.send(
                 HTTPRequest(method: .get, url: url), for: Raced(path: "/fast"), progress: nil)

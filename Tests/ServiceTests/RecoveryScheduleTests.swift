@@ -39,8 +39,8 @@ struct RecoveryScheduleTests {
   /// the ten-minute outages) starved the tasks a step woke in one run of ten: a 75-second
   /// outage's worst return read 12.9 s instead of 5.1 s (too late, never too early: a clock that
   /// moves on before a woken task sleeps again makes it later). Six at once made the suite
-  /// 21-31 s.
-  static let turns = Turns(10)
+  /// 21-31 s. Five a core, ten at most: a one-core runner gets five.
+  static let turns = Turns(min(10, 5 * ProcessInfo.processInfo.activeProcessorCount))
 
   /// Plays `run` when a turn is free (not at all if the test was cancelled meanwhile).
   static func playInTurn(_ run: RecoveryRun) async throws -> RecoveryRun.Outcome {
@@ -193,8 +193,8 @@ actor Turns {
   }
 }
 
-/// One schedule: sign in, a request every two seconds until the fault, the network silent from
-/// `start` for `outage`, an event created on the server just after the return.
+/// One schedule: sign in, a request every two seconds until the fault, the network failing
+/// (silent or refusing) from `start` for `outage`, an event created on the server just after the return.
 final class RecoveryRun: Sendable {
   let start: Duration
   let outage: Duration

@@ -50,6 +50,7 @@ def run_script(binary, script, on_marker=None, marker=None, data=None, arguments
     with tempfile.NamedTemporaryFile("w", suffix=".trellis", delete=False) as handle:
         handle.write(script)
         path = handle.name
+    process = None
     try:
         started = time.monotonic()
         process = subprocess.Popen(
@@ -67,6 +68,10 @@ def run_script(binary, script, on_marker=None, marker=None, data=None, arguments
             sys.exit(f"the app exited with status {status} running the benchmark script")
         return first_output, value
     finally:
+        # (An app still running could write its session back into a folder deleted under it.)
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
         os.unlink(path)
         if owned:
             shutil.rmtree(data, ignore_errors=True)
@@ -123,9 +128,13 @@ def stored_list_from(binary, runs, template):
 
     def fresh(cache):
         data = tempfile.mkdtemp(prefix="trellis-bench-")
-        shutil.copytree(template, data, dirs_exist_ok=True)
-        if not cache:
-            shutil.rmtree(os.path.join(data, "cache"), ignore_errors=True)
+        try:
+            shutil.copytree(template, data, dirs_exist_ok=True)
+            if not cache:
+                shutil.rmtree(os.path.join(data, "cache"), ignore_errors=True)
+        except BaseException:
+            shutil.rmtree(data, ignore_errors=True)
+            raise
         return data
 
     def drawn(arguments, cache):
