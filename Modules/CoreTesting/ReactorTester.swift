@@ -314,6 +314,51 @@ extension ReactorTester where R.Event: Equatable {
   }
 }
 
+extension ReactorTester where R.State: Equatable, R.Event: Equatable {
+  /// Asserts that the next outputs are the states `states` (in order) and the events `events`
+  /// (in order), interleaved in any way: for outputs of sources that nothing orders against
+  /// each other, such as two services' current values that `transform(action:)` merges, each
+  /// delivered when the reactor starts observing it.
+  ///
+  /// ```swift
+  /// try await tester.expect(
+  ///   states: [State(status: .offline)], interleavedWith: [.alert(title: "Not saved", message: "")])
+  /// ```
+  public func expect(
+    states: [R.State], interleavedWith events: [R.Event],
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async throws {
+    let location = ReactorTestFailure.Location(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    let received = try await take(
+      states.count + events.count,
+      expecting: "\(states.count) state(s) and \(events.count) event(s)", location: location)
+    var receivedStates: [R.State] = []
+    var receivedEvents: [R.Event] = []
+    for output in received {
+      switch output {
+      case .state(let state): receivedStates.append(state)
+      case .event(let event): receivedEvents.append(event)
+      case .action:
+        throw ReactorTestFailure(
+          "expected states and events, received \(Self.describe(received))", location: location)
+      }
+    }
+    for (index, (want, got)) in zip(states, receivedStates).enumerated() where want != got {
+      throw ReactorTestFailure(
+        "State \(index + 1) differs:\n\(Difference(expected: want, received: got))",
+        location: location)
+    }
+    guard receivedStates.count == states.count, receivedEvents == events else {
+      throw ReactorTestFailure(
+        "expected \(states.count) state(s) and the events \(events), received "
+          + Self.describe(received), location: location)
+    }
+    if let last = receivedStates.last { lastAssertedState = last }
+  }
+}
+
 /// A failed reactor-test assertion: thrown by ``ReactorTester``, so a test fails with its
 /// message at the `try`.
 public struct ReactorTestFailure: Error, CustomStringConvertible {

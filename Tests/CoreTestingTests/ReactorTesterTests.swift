@@ -157,6 +157,38 @@ struct ReactorTesterTests {
     try await tester.finish()
   }
 
+  /// States and events whose relative order nothing decides: either interleaving passes,
+  /// each kind is still checked in its own order, and a wrong value or count fails.
+  @Test func statesAndEventsInterleavedInAnyOrderPass() async throws {
+    let loaded = LoaderReactor.State(isLoading: false, value: 1)
+    for toastFirst in [true, false] {
+      let tester = ReactorTester(LoaderReactor())
+      if toastFirst { tester.send(.toast) }
+      tester.send(.loadTwice)
+      if !toastFirst { tester.send(.toast) }
+      try await tester.expect(
+        states: [loaded, LoaderReactor.State(value: 2)], interleavedWith: [.toast("Saved")])
+      #expect(tester.lastAssertedState.value == 2)
+      try await tester.finish()
+    }
+    let tester = ReactorTester(LoaderReactor())
+    tester.send(.toast)
+    tester.send(.loadTwice)
+    let wrongState = await #expect(throws: ReactorTestFailure.self) {
+      try await tester.expect(
+        states: [LoaderReactor.State(value: 2), loaded], interleavedWith: [.toast("Saved")])
+    }
+    #expect(wrongState?.message.contains("State 1 differs") == true)
+    tester.send(.toast)
+    tester.send(.toast)
+    let wrongKinds = await #expect(throws: ReactorTestFailure.self) {
+      try await tester.expect(states: [loaded], interleavedWith: [.toast("Saved")])
+    }
+    #expect(wrongKinds?.message.contains("expected 1 state(s)") == true)
+    tester.skipOutputs()
+    try await tester.finish()
+  }
+
   @Test func skippedOutputsMoveTheStartingPoint() async throws {
     let tester = ReactorTester(LoaderReactor())
     tester.send(.loadTwice)

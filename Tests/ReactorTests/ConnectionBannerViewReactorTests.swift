@@ -29,8 +29,12 @@ struct ConnectionBannerViewReactorTests {
     board.post(early)
     let tester = ReactorTester(
       ConnectionBannerViewReactor(serviceProvider: TestServices(noticeBoard: board)))
-    try await tester.expect { $0.status = .offline }
-    try await tester.expectEvents(.alert(title: early.title, message: early.message))
+    // The connection's current state and the board's notices are two sources the reactor
+    // merges: either may arrive first.
+    var offline = ConnectionBannerViewReactor.State()
+    offline.status = .offline
+    try await tester.expect(
+      states: [offline], interleavedWith: [.alert(title: early.title, message: early.message)])
     #expect(board.unseen.value.isEmpty)
     let late = Notice(title: "Someone else changed a task", message: "Their title was kept.")
     board.post(late)
