@@ -1,14 +1,18 @@
 # Sourced by the CI scripts (`source .ci/swiftpm.sh`): `swiftpm build|test|package ARGS...` runs
 # `swift build|test|package ARGS...`, and runs it again (twice at most) when SwiftPM's own
-# process died of a signal. SwiftPM 6.3 on Linux sometimes crashes in libdispatch
+# process crashed. SwiftPM 6.3 on Linux sometimes crashes in libdispatch
 # (`_dispatch_event_loop_drain`; swiftlang/swift#87033 reports the same crash): a build of this
 # repository crashed so in CI, once in the layer check, before in the consumer's and the release
 # builds. Such a crash says nothing of the code, so it is retried, and said so on stderr (a
 # script that sends a command's output to a log shows the log's notes: `swiftpm_notes LOG`).
 #
-# What fails at once, as before: an error of the build (exit 1), a failing test, and a test
-# binary that crashes (`swift test` exits 1 then: it reports the signal and fails). An interrupt
-# or a stop asked for (130, 143) is not retried. `swift run` is not offered: it replaces itself
+# A crash is a signal a crash raises (SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV); any
+# other status is returned as it is, at once: an error of the build (exit 1), a failing test, a
+# test binary that crashes (`swift test` exits 1 then: it reports the signal and fails), a kill
+# (SIGKILL: out of memory, a time limit), an interrupt or a stop asked for. A `swift test` that
+# crashed after its tests started is not run again either: a failure it had seen would be
+# hidden, and its test process may still run. Before a retry, the compile jobs the crashed
+# process left behind are given a minute to end. `swift run` is not offered: it replaces itself
 # with the app, whose crash would be taken for SwiftPM's; CI starts the built binary instead.
 swiftpm() {
   case "${1:-}" in
@@ -18,17 +22,48 @@ swiftpm() {
       return 2
       ;;
   esac
-  local status attempt
+  local status attempt log
+  log=$(mktemp)
   for attempt in 1 2 3; do
     status=0
-    swift "$@" || status=$?
-    if [ "$status" -le 128 ] || [ "$status" -eq 130 ] || [ "$status" -eq 143 ]; then
+    if [ "$1" = test ]; then
+      # (A copy of the output, to see whether the tests started; the exit status is swift's.)
+      { swift "$@" 2>&1 || echo "$?" >"$log.status"; } | tee "$log"
+      status=$(cat "$log.status" 2>/dev/null || echo 0)
+      rm -f "$log.status"
+    else
+      swift "$@" || status=$?
+    fi
+    case "$status" in
+      132 | 133 | 134 | 135 | 136 | 139) ;;
+      *)
+        rm -f "$log"
+        return "$status"
+        ;;
+    esac
+    if [ "$1" = test ] && grep -q -e 'Test run started' -e "Test Suite '" "$log"; then
+      echo "note: swift test died of signal $((status - 128)) after its tests started: not run" \
+        "again (.ci/swiftpm.sh)" >&2
+      rm -f "$log"
       return "$status"
     fi
     echo "note: swift $1 died of signal $((status - 128)) (SwiftPM's own process, not the" \
       "code: .ci/swiftpm.sh); attempt $attempt of 3" >&2
+    swiftpm_wait_for_orphans
   done
+  rm -f "$log"
   return "$status"
+}
+
+# Waits (a minute at most) while compile jobs orphaned by a crashed SwiftPM (adopted by init)
+# still run: a retry would compile the same files beside them.
+swiftpm_wait_for_orphans() {
+  local waited=0
+  while [ "$waited" -lt 60 ] && pgrep -P 1 -x 'swift-frontend|swift-driver|clang|ld.*' >/dev/null
+  do
+    sleep 1
+    waited=$((waited + 1))
+  done
 }
 
 # Prints the retry notes `swiftpm` wrote into the log $1 (none: nothing).
@@ -36,38 +71,47 @@ swiftpm_notes() {
   grep -h '^note: swift [a-z]* died of signal' "$1" || true
 }
 
-# Shows that `swiftpm` retries only what it should, with a stand-in `swift` on PATH that dies of
-# SIGSEGV (as SwiftPM did) or fails as a build error does. Fails (exit 1) if not.
+# Shows that `swiftpm` retries only what it should, with a stand-in `swift` on PATH that crashes
+# (as SwiftPM did), fails as a build error does, or is killed. Fails (exit 1) if not.
 swiftpm_self_test() {
-  local fake status
+  local fake status entry
   fake=$(mktemp -d)
-  # The stand-in: its calls counted in a file; $SWIFTPM_FAKE_PLAN says, per call, what it does.
+  # The stand-in: its calls counted in a file; $SWIFTPM_FAKE_PLAN says, per call, what it does
+  # (no core file: it would land in the folder CI copies).
   cat >"$fake/swift" <<'STANDIN'
 #!/usr/bin/env bash
+ulimit -c 0
 calls=$(($(cat "$SWIFTPM_FAKE_CALLS" 2>/dev/null || echo 0) + 1))
 echo "$calls" >"$SWIFTPM_FAKE_CALLS"
 case $(cut -d, -f"$calls" <<<"$SWIFTPM_FAKE_PLAN") in
   crash) kill -SEGV $$ ;;
+  abort) kill -ABRT $$ ;;
+  kill) kill -KILL $$ ;;
+  interrupt) exit 130 ;;
   error) exit 1 ;;
+  started) echo "◇ Test run started."; kill -SEGV $$ ;;
   *) exit 0 ;;
 esac
 STANDIN
   chmod +x "$fake/swift"
   # plan, subcommand, the status and the number of calls expected
-  local case cases=(
+  local entries=(
     "crash,ok|build|0|2"
-    "crash,crash,ok|test|0|3"
+    "crash,abort,ok|test|0|3"
     "crash,crash,crash,ok|build|139|3"
     "error,ok|build|1|1"
     "crash,error|package|1|2"
+    "kill,ok|build|137|1"
+    "interrupt,ok|test|130|1"
+    "started,ok|test|139|1"
     "ok|run|2|0"
   )
-  for case in "${cases[@]}"; do
-    IFS='|' read -r plan subcommand expected calls <<<"$case"
+  for entry in "${entries[@]}"; do
+    IFS='|' read -r plan subcommand expected calls <<<"$entry"
     rm -f "$fake/calls"
     status=0
     PATH="$fake:$PATH" SWIFTPM_FAKE_PLAN=$plan SWIFTPM_FAKE_CALLS="$fake/calls" \
-      swiftpm "$subcommand" 2>/dev/null || status=$?
+      swiftpm "$subcommand" >/dev/null 2>&1 || status=$?
     if [ "$status" -ne "$expected" ] || [ "$(cat "$fake/calls" 2>/dev/null || echo 0)" -ne "$calls" ]
     then
       echo "FAIL: swiftpm $subcommand on \"$plan\": status $status, $(cat "$fake/calls" 2>/dev/null \
@@ -77,5 +121,6 @@ STANDIN
     fi
   done
   rm -rf "$fake"
-  echo "ok: swiftpm runs SwiftPM again after its own crash (twice at most), never after an error"
+  echo "ok: swiftpm runs SwiftPM again after its own crash (twice at most), never after an" \
+    "error, a kill, an interrupt, or once its tests started"
 }

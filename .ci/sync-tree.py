@@ -119,6 +119,27 @@ def sync(source, target):
     return len(wanted), written, deleted
 
 
+# Signals a crash raises (SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV): SwiftPM 6.3 on
+# Linux sometimes crashes in libdispatch, which says nothing of the package (.ci/swiftpm.sh).
+CRASH_SIGNALS = {4, 5, 6, 7, 8, 11}
+
+
+def describe_package(target):
+    """`swift package describe --type json` in `target`, run again (twice at most) if SwiftPM
+    crashed, as .ci/swiftpm.sh runs it; any other failure raises at once."""
+    for attempt in range(1, 4):
+        result = subprocess.run(
+            ["swift", "package", "describe", "--type", "json"], cwd=target, capture_output=True)
+        if result.returncode >= 0 or -result.returncode not in CRASH_SIGNALS or attempt == 3:
+            if result.returncode != 0:
+                sys.stderr.write(result.stderr.decode(errors="replace"))
+            result.check_returncode()
+            return result.stdout
+        print(f"note: swift package died of signal {-result.returncode} (SwiftPM's own process, "
+              f"not the code: .ci/sync-tree.py); attempt {attempt} of 3", file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
 def prune_modules(target):
     """Deletes the built modules of targets the package at `target` does not have."""
     folders = [
@@ -126,9 +147,7 @@ def prune_modules(target):
         for path in glob.glob(os.path.join(target, ".build", "*", configuration, kind))]
     if not folders:
         return 0
-    described = subprocess.run(
-        ["swift", "package", "describe", "--type", "json"], cwd=target, check=True,
-        capture_output=True).stdout
+    described = describe_package(target)
     package = json.loads(described)
     modules = {t["c99name"] for t in package["targets"]}
     # The test runner's modules, which SwiftPM writes for the package (renamed with it).

@@ -336,24 +336,30 @@ extension ReactorTester where R.State: Equatable, R.Event: Equatable {
       expecting: "\(states.count) state(s) and \(events.count) event(s)", location: location)
     var receivedStates: [R.State] = []
     var receivedEvents: [R.Event] = []
-    for output in received {
+    for (index, output) in received.enumerated() {
       switch output {
       case .state(let state): receivedStates.append(state)
       case .event(let event): receivedEvents.append(event)
-      case .action:
+      case .action(let action):
         throw ReactorTestFailure(
-          "expected states and events, received \(Self.describe(received))", location: location)
+          "Output \(index + 1): expected a state or an event, received the action \(action)",
+          location: location)
       }
+    }
+    guard receivedStates.count == states.count else {
+      throw ReactorTestFailure(
+        "Expected \(states.count) state(s) and \(events.count) event(s), received "
+          + "\(receivedStates.count) state(s) and \(receivedEvents.count) event(s): "
+          + Self.describe(received), location: location)
     }
     for (index, (want, got)) in zip(states, receivedStates).enumerated() where want != got {
       throw ReactorTestFailure(
         "State \(index + 1) differs:\n\(Difference(expected: want, received: got))",
         location: location)
     }
-    guard receivedStates.count == states.count, receivedEvents == events else {
+    for (index, (want, got)) in zip(events, receivedEvents).enumerated() where want != got {
       throw ReactorTestFailure(
-        "expected \(states.count) state(s) and the events \(events), received "
-          + Self.describe(received), location: location)
+        "Event \(index + 1): expected \(want), received \(got)", location: location)
     }
     if let last = receivedStates.last { lastAssertedState = last }
   }

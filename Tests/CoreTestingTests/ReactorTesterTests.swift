@@ -157,21 +157,32 @@ struct ReactorTesterTests {
     try await tester.finish()
   }
 
-  /// States and events whose relative order nothing decides: either interleaving passes,
-  /// each kind is still checked in its own order, and a wrong value or count fails.
-  @Test func statesAndEventsInterleavedInAnyOrderPass() async throws {
-    let loaded = LoaderReactor.State(isLoading: false, value: 1)
-    for toastFirst in [true, false] {
-      let tester = ReactorTester(LoaderReactor())
-      if toastFirst { tester.send(.toast) }
-      tester.send(.loadTwice)
-      if !toastFirst { tester.send(.toast) }
-      try await tester.expect(
-        states: [loaded, LoaderReactor.State(value: 2)], interleavedWith: [.toast("Saved")])
-      #expect(tester.lastAssertedState.value == 2)
-      try await tester.finish()
-    }
+  /// States and events whose relative order nothing decides: every interleaving passes (the
+  /// event first, last, between the states), each kind still checked in its own order.
+  @Test(arguments: [0, 3, 5])
+  func statesAndEventsInterleavedInAnyOrderPass(eventAfter statesBefore: Int) async throws {
     let tester = ReactorTester(LoaderReactor())
+    if statesBefore == 0 { tester.send(.toast) }
+    tester.send(.load)  // three states
+    if statesBefore == 3 { tester.send(.toast) }
+    tester.send(.loadTwice)  // two more
+    if statesBefore == 5 { tester.send(.toast) }
+    let loaded = LoaderReactor.State(isLoading: false, value: 1)
+    try await tester.expect(
+      states: [
+        LoaderReactor.State(isLoading: true, value: 0),
+        LoaderReactor.State(isLoading: true, value: 1),
+        loaded, loaded, LoaderReactor.State(value: 2),
+      ],
+      interleavedWith: [.toast("Saved")])
+    #expect(tester.lastAssertedState.value == 2)
+    try await tester.finish()
+  }
+
+  /// A wrong state, a wrong event and a wrong count of each kind fail, each saying which.
+  @Test func interleavedOutputsThatDifferFail() async throws {
+    let tester = ReactorTester(LoaderReactor())
+    let loaded = LoaderReactor.State(value: 1)
     tester.send(.toast)
     tester.send(.loadTwice)
     let wrongState = await #expect(throws: ReactorTestFailure.self) {
@@ -180,11 +191,16 @@ struct ReactorTesterTests {
     }
     #expect(wrongState?.message.contains("State 1 differs") == true)
     tester.send(.toast)
+    let wrongEvent = await #expect(throws: ReactorTestFailure.self) {
+      try await tester.expect(states: [], interleavedWith: [.toast("Sent")])
+    }
+    #expect(wrongEvent?.message.contains("Event 1: expected") == true)
     tester.send(.toast)
-    let wrongKinds = await #expect(throws: ReactorTestFailure.self) {
+    tester.send(.toast)
+    let wrongCount = await #expect(throws: ReactorTestFailure.self) {
       try await tester.expect(states: [loaded], interleavedWith: [.toast("Saved")])
     }
-    #expect(wrongKinds?.message.contains("expected 1 state(s)") == true)
+    #expect(wrongCount?.message.contains("received 0 state(s) and 2 event(s)") == true)
     tester.skipOutputs()
     try await tester.finish()
   }

@@ -31,7 +31,7 @@ struct ConnectionBannerViewReactorTests {
       ConnectionBannerViewReactor(serviceProvider: TestServices(noticeBoard: board)))
     // The connection's current state and the board's notices are two sources the reactor
     // merges: either may arrive first.
-    var offline = ConnectionBannerViewReactor.State()
+    var offline = tester.lastAssertedState
     offline.status = .offline
     try await tester.expect(
       states: [offline], interleavedWith: [.alert(title: early.title, message: early.message)])
