@@ -11,9 +11,10 @@
 # test binary that crashes (`swift test` exits 1 then: it reports the signal and fails), a kill
 # (SIGKILL: out of memory, a time limit), an interrupt or a stop asked for. A `swift test` that
 # crashed after its tests started is not run again either: a failure it had seen would be
-# hidden, and its test process may still run. Before a retry, the compile jobs the crashed
-# process left behind are given a minute to end. `swift run` is not offered: it replaces itself
-# with the app, whose crash would be taken for SwiftPM's; CI starts the built binary instead.
+# hidden. Before a retry, the compile jobs the crashed process left behind are given a minute to
+# end. What a caller reads (`swift package ...`, `--show-bin-path`) is printed once, from the
+# attempt that counts. `swift run` is not offered: it replaces itself with the app, whose crash
+# would be taken for SwiftPM's; CI starts the built binary instead.
 swiftpm() {
   case "${1:-}" in
     build | test | package) ;;
@@ -22,45 +23,56 @@ swiftpm() {
       return 2
       ;;
   esac
-  local status attempt log
-  log=$(mktemp)
+  local status attempt work argument captured=no
+  [ "$1" != package ] || captured=yes
+  for argument in "$@"; do [ "$argument" != --show-bin-path ] || captured=yes; done
+  work=$(mktemp -d)
   for attempt in 1 2 3; do
-    status=0
+    rm -f "$work/status"
     if [ "$1" = test ]; then
-      # (A copy of the output, to see whether the tests started; the exit status is swift's.)
-      { swift "$@" 2>&1 || echo "$?" >"$log.status"; } | tee "$log"
-      status=$(cat "$log.status" 2>/dev/null || echo 0)
-      rm -f "$log.status"
+      # (A copy of the output, to see whether the tests started; the status is always written,
+      # and a missing one is a failure.)
+      { status=0; swift "$@" 2>&1 || status=$?; echo "$status" >"$work/status"; } \
+        | tee "$work/output"
+      status=$(cat "$work/status" 2>/dev/null) || status=1
+    elif [ "$captured" = yes ]; then
+      status=0
+      swift "$@" >"$work/output" || status=$?
     else
+      status=0
       swift "$@" || status=$?
     fi
     case "$status" in
       132 | 133 | 134 | 135 | 136 | 139) ;;
-      *)
-        rm -f "$log"
-        return "$status"
-        ;;
+      *) break ;;
     esac
-    if [ "$1" = test ] && grep -q -e 'Test run started' -e "Test Suite '" "$log"; then
+    if [ "$1" = test ] && grep -q -e 'Test run started' -e "Test Suite '" "$work/output"; then
       echo "note: swift test died of signal $((status - 128)) after its tests started: not run" \
         "again (.ci/swiftpm.sh)" >&2
-      rm -f "$log"
-      return "$status"
+      break
+    fi
+    if [ "$attempt" -eq 3 ]; then
+      echo "note: swift $1 died of signal $((status - 128)) a third time: giving up" \
+        "(.ci/swiftpm.sh)" >&2
+      break
     fi
     echo "note: swift $1 died of signal $((status - 128)) (SwiftPM's own process, not the" \
-      "code: .ci/swiftpm.sh); attempt $attempt of 3" >&2
+      "code: .ci/swiftpm.sh); attempt $attempt of 3, running it again" >&2
     swiftpm_wait_for_orphans
   done
-  rm -f "$log"
+  if [ "$captured" = yes ]; then cat "$work/output"; fi
+  rm -rf "$work"
   return "$status"
 }
 
-# Waits (a minute at most) while compile jobs orphaned by a crashed SwiftPM (adopted by init)
-# still run: a retry would compile the same files beside them.
+# Waits (a minute at most) while compile or link jobs orphaned by a crashed SwiftPM (adopted by
+# init) still run: a retry would build the same files beside them. (Without `pgrep`, or under a
+# subreaper other than init, it finds none and does not wait.)
 swiftpm_wait_for_orphans() {
   local waited=0
-  while [ "$waited" -lt 60 ] && pgrep -P 1 -x 'swift-frontend|swift-driver|clang|ld.*' >/dev/null
-  do
+  while [ "$waited" -lt 60 ] && pgrep -P 1 -x \
+    'swift-frontend|swift-driver|swiftc|clang(\+\+)?|ld|ld\.(gold|lld|bfd)|ld64(\.lld)?' \
+    >/dev/null 2>&1; do
     sleep 1
     waited=$((waited + 1))
   done
@@ -74,7 +86,7 @@ swiftpm_notes() {
 # Shows that `swiftpm` retries only what it should, with a stand-in `swift` on PATH that crashes
 # (as SwiftPM did), fails as a build error does, or is killed. Fails (exit 1) if not.
 swiftpm_self_test() {
-  local fake status entry
+  local fake status entry plan subcommand expected calls
   fake=$(mktemp -d)
   # The stand-in: its calls counted in a file; $SWIFTPM_FAKE_PLAN says, per call, what it does
   # (no core file: it would land in the folder CI copies).
@@ -90,6 +102,9 @@ case $(cut -d, -f"$calls" <<<"$SWIFTPM_FAKE_PLAN") in
   interrupt) exit 130 ;;
   error) exit 1 ;;
   started) echo "◇ Test run started."; kill -SEGV $$ ;;
+  suite) echo "Test Suite 'All tests' started" >&2; kill -SEGV $$ ;;
+  printed) echo "/half/printed"; kill -SEGV $$ ;;
+  shown) echo "/the/bin/path" ;;
   *) exit 0 ;;
 esac
 STANDIN
@@ -104,6 +119,7 @@ STANDIN
     "kill,ok|build|137|1"
     "interrupt,ok|test|130|1"
     "started,ok|test|139|1"
+    "suite,ok|test|139|1"
     "ok|run|2|0"
   )
   for entry in "${entries[@]}"; do
@@ -120,6 +136,17 @@ STANDIN
       return 1
     fi
   done
+  # What a caller reads comes once, from the attempt that counts.
+  local printed
+  rm -f "$fake/calls"
+  printed=$(PATH="$fake:$PATH" SWIFTPM_FAKE_PLAN=printed,shown SWIFTPM_FAKE_CALLS="$fake/calls" \
+    swiftpm build --show-bin-path 2>/dev/null) || true
+  if [ "$printed" != /the/bin/path ]; then
+    echo "FAIL: swiftpm build --show-bin-path printed \"$printed\", not the last attempt's" \
+      "/the/bin/path" >&2
+    rm -rf "$fake"
+    return 1
+  fi
   rm -rf "$fake"
   echo "ok: swiftpm runs SwiftPM again after its own crash (twice at most), never after an" \
     "error, a kill, an interrupt, or once its tests started"

@@ -130,12 +130,14 @@ def describe_package(target):
     for attempt in range(1, 4):
         result = subprocess.run(
             ["swift", "package", "describe", "--type", "json"], cwd=target, capture_output=True)
-        if result.returncode >= 0 or -result.returncode not in CRASH_SIGNALS or attempt == 3:
+        # (Killed by a signal: negative; through a wrapper script such as swiftly's: 128 + n.)
+        signal = -result.returncode if result.returncode < 0 else result.returncode - 128
+        if signal not in CRASH_SIGNALS or attempt == 3:
             if result.returncode != 0:
                 sys.stderr.write(result.stderr.decode(errors="replace"))
             result.check_returncode()
             return result.stdout
-        print(f"note: swift package died of signal {-result.returncode} (SwiftPM's own process, "
+        print(f"note: swift package died of signal {signal} (SwiftPM's own process, "
               f"not the code: .ci/sync-tree.py); attempt {attempt} of 3", file=sys.stderr)
     raise AssertionError("unreachable")
 

@@ -318,7 +318,8 @@ extension ReactorTester where R.State: Equatable, R.Event: Equatable {
   /// Asserts that the next outputs are the states `states` (in order) and the events `events`
   /// (in order), interleaved in any way: for outputs of sources that nothing orders against
   /// each other, such as two services' current values that `transform(action:)` merges, each
-  /// delivered when the reactor starts observing it.
+  /// delivered when the reactor starts observing it. The last of `states` becomes the starting
+  /// point of the next `expect { ... }` only if the whole check passes.
   ///
   /// ```swift
   /// try await tester.expect(

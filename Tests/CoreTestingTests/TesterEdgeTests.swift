@@ -110,6 +110,23 @@ struct TesterEdgeTests {
     try await tester.finish()
   }
 
+  /// An action an effect sends is not a state or an event: the interleaved check names it.
+  @Test func anActionAmongInterleavedOutputsFails() async throws {
+    let clock = TestClock()
+    let tester = ReactorTester(SearchReactor(clock: clock))
+    tester.send(.type("ab"))
+    #expect(await eventually { clock.sleeperCount == 1 })
+    await clock.advance(by: .milliseconds(300))
+    let failure = await #expect(throws: ReactorTestFailure.self) {
+      try await tester.expect(states: [SearchReactor.State(results: ["AB"])], interleavedWith: [])
+    }
+    #expect(
+      failure?.message.contains("Output 1: expected a state or an event, received the action")
+        == true, "\(failure?.message ?? "no failure")")
+    tester.skipOutputs()
+    try await tester.finish()
+  }
+
   /// An action an effect sends is cancelled with the effect: none arrives after the cancel.
   @Test func anActionFromACancelledEffectIsNeverSent() async throws {
     let clock = TestClock()
