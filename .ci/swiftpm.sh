@@ -6,7 +6,8 @@
 # builds. Such a crash says nothing of the code, so it is retried, and said so on stderr (a
 # script that sends a command's output to a log shows the log's notes: `swiftpm_notes LOG`).
 #
-# A crash is a signal a crash raises (SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV); any
+# A crash is a signal a crash raises (SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV; the same
+# list as CRASH_SIGNALS in .ci/sync-tree.py, which retries its `swift package describe`); any
 # other status is returned as it is, at once: an error of the build (exit 1), a failing test, a
 # test binary that crashes (`swift test` exits 1 then: it reports the signal and fails), a kill
 # (SIGKILL: out of memory, a time limit), an interrupt or a stop asked for. A `swift test` that
@@ -65,12 +66,13 @@ swiftpm() {
   return "$status"
 }
 
-# Waits (a minute at most) while compile or link jobs orphaned by a crashed SwiftPM (adopted by
-# init) still run: a retry would build the same files beside them. (Without `pgrep`, or under a
-# subreaper other than init, it finds none and does not wait.)
+# Waits (a minute at most, or $SWIFTPM_ORPHAN_WAIT seconds) while compile or link jobs orphaned
+# by a crashed SwiftPM (adopted by init) still run: a retry would build the same files beside
+# them. (It cannot tell them from another build's orphans; without `pgrep`, or under a subreaper
+# other than init, it finds none and does not wait.)
 swiftpm_wait_for_orphans() {
   local waited=0
-  while [ "$waited" -lt 60 ] && pgrep -P 1 -x \
+  while [ "$waited" -lt "${SWIFTPM_ORPHAN_WAIT:-60}" ] && pgrep -P 1 -x \
     'swift-frontend|swift-driver|swiftc|clang(\+\+)?|ld|ld\.(gold|lld|bfd)|ld64(\.lld)?' \
     >/dev/null 2>&1; do
     sleep 1
@@ -126,8 +128,9 @@ STANDIN
     IFS='|' read -r plan subcommand expected calls <<<"$entry"
     rm -f "$fake/calls"
     status=0
+    # (No wait for orphans: the stand-in leaves none, and another build's would only slow it.)
     PATH="$fake:$PATH" SWIFTPM_FAKE_PLAN=$plan SWIFTPM_FAKE_CALLS="$fake/calls" \
-      swiftpm "$subcommand" >/dev/null 2>&1 || status=$?
+      SWIFTPM_ORPHAN_WAIT=0 swiftpm "$subcommand" >/dev/null 2>&1 || status=$?
     if [ "$status" -ne "$expected" ] || [ "$(cat "$fake/calls" 2>/dev/null || echo 0)" -ne "$calls" ]
     then
       echo "FAIL: swiftpm $subcommand on \"$plan\": status $status, $(cat "$fake/calls" 2>/dev/null \
@@ -140,7 +143,7 @@ STANDIN
   local printed
   rm -f "$fake/calls"
   printed=$(PATH="$fake:$PATH" SWIFTPM_FAKE_PLAN=printed,shown SWIFTPM_FAKE_CALLS="$fake/calls" \
-    swiftpm build --show-bin-path 2>/dev/null) || true
+    SWIFTPM_ORPHAN_WAIT=0 swiftpm build --show-bin-path 2>/dev/null) || true
   if [ "$printed" != /the/bin/path ]; then
     echo "FAIL: swiftpm build --show-bin-path printed \"$printed\", not the last attempt's" \
       "/the/bin/path" >&2

@@ -120,7 +120,8 @@ def sync(source, target):
 
 
 # Signals a crash raises (SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV): SwiftPM 6.3 on
-# Linux sometimes crashes in libdispatch, which says nothing of the package (.ci/swiftpm.sh).
+# Linux sometimes crashes in libdispatch, which says nothing of the package. (The same list and
+# rule as .ci/swiftpm.sh, which the shell scripts use.)
 CRASH_SIGNALS = {4, 5, 6, 7, 8, 11}
 
 

@@ -322,8 +322,10 @@ extension ReactorTester where R.State: Equatable, R.Event: Equatable {
   /// point of the next `expect { ... }` only if the whole check passes.
   ///
   /// ```swift
+  /// var offline = tester.lastAssertedState
+  /// offline.status = .offline
   /// try await tester.expect(
-  ///   states: [State(status: .offline)], interleavedWith: [.alert(title: "Not saved", message: "")])
+  ///   states: [offline], interleavedWith: [.alert(title: "Not saved", message: "")])
   /// ```
   public func expect(
     states: [R.State], interleavedWith events: [R.Event],

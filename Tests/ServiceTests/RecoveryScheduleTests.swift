@@ -44,11 +44,7 @@ struct RecoveryScheduleTests {
 
   /// Plays `run` when a turn is free (not at all if the test was cancelled meanwhile).
   static func playInTurn(_ run: RecoveryRun) async throws -> RecoveryRun.Outcome {
-    await turns.take()
-    if Task.isCancelled {
-      await turns.give()
-      throw CancellationError()
-    }
+    try await turns.take()
     do {
       let outcome = try await run.play()
       await turns.give()
@@ -95,6 +91,12 @@ struct RecoveryScheduleTests {
     let schedules = starts.flatMap { start in outages.map { (start, $0) } }
     let outcomes = try await play(schedules, fault: fault)
     #expect(outcomes.count == schedules.count)
+    if fault == .refusal {
+      // The refusal broke the stream (it tried again after the fault began): a return measured
+      // over a stream that never broke would prove nothing of the refusal.
+      let unbroken = outcomes.filter { run in !run.outcome.attempts.contains { $0 >= run.start } }
+      #expect(unbroken.isEmpty, "\(unbroken.map { "fault at \($0.start), \($0.outage) long" })")
+    }
     let failures = outcomes.filter { $0.outcome.returnToLive > bound || !$0.outcome.signedIn }
     let described = failures.map { "fault at \($0.start), \($0.outage) long: \($0.outcome)" }
     #expect(failures.isEmpty, "\(described.joined(separator: "\n"))")
@@ -174,22 +176,43 @@ struct RecoveryScheduleTests {
 /// A number of turns, taken and given back in the order asked.
 actor Turns {
   private var free: Int
-  private var waiting: [CheckedContinuation<Void, Never>] = []
+  private var waiting: [(id: Int, turn: CheckedContinuation<Void, any Error>)] = []
+  private var lastID = 0
 
   init(_ count: Int) { free = count }
 
-  /// Waits for a turn.
-  func take() async {
+  /// Waits for a turn; throws `CancellationError` (taking none) if the waiting task is
+  /// cancelled first, as a test past its time limit is.
+  func take() async throws {
+    try Task.checkCancellation()
     if free > 0 {
       free -= 1
-    } else {
-      await withCheckedContinuation { waiting.append($0) }
+      return
+    }
+    lastID += 1
+    let id = lastID
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (turn: CheckedContinuation<Void, any Error>) in
+        if Task.isCancelled {
+          turn.resume(throwing: CancellationError())
+        } else {
+          waiting.append((id, turn))
+        }
+      }
+    } onCancel: {
+      Task { await self.stopWaiting(id) }
     }
   }
 
   /// Gives a turn back: to the first waiting, if any.
   func give() {
-    if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    if waiting.isEmpty { free += 1 } else { waiting.removeFirst().turn.resume() }
+  }
+
+  /// The waiter `id` leaves the line, cancelled (if it is still in it).
+  private func stopWaiting(_ id: Int) {
+    guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+    waiting.remove(at: index).turn.resume(throwing: CancellationError())
   }
 }
 

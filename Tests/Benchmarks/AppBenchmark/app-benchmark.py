@@ -91,23 +91,28 @@ def time_to_text(binary, arguments, data, text, timeout=15):
                                stdout=slave, stderr=subprocess.DEVNULL, close_fds=True)
     os.close(slave)
     output, found = b"", None
-    while found is None and time.monotonic() < started + timeout:
-        ready, _, _ = select.select([master], [], [], 0.05)
-        if not ready:
-            continue
-        try:
-            output += os.read(master, 65536)
-        except OSError:
-            break
-        if text.encode() in output:
-            found = (time.monotonic() - started) * 1000
-    os.write(master, b"\x11")  # Ctrl-Q
     try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    os.close(master)
+        while found is None and time.monotonic() < started + timeout:
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                output += os.read(master, 65536)
+            except OSError:
+                break
+            if text.encode() in output:
+                found = (time.monotonic() - started) * 1000
+        os.write(master, b"\x11")  # Ctrl-Q
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass  # killed below
+    finally:
+        # (Never left running: its data folder is deleted after, as run_script's is.)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
     if found is None:
         sys.exit(f"{text!r} never showed with {' '.join(arguments)}")
     return found

@@ -79,13 +79,10 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   var resetCount: Int { channels.resetCount }
 
   /// Sends `request`; cancelling the calling task cancels the `URLSessionTask` (a task cancelled
-  /// before the call sends nothing and throws `.cancelled`).
+  /// before its `URLSessionTask` starts sends nothing and throws `.cancelled`).
   public func send(
     _ request: HTTPRequest, for endpoint: any HTTPEndpoint, progress: HTTPProgressHandler?
   ) async throws(HTTPError) -> HTTPResponse {
-    // A caller cancelled already sends nothing: its task would be cancelled as it started, and
-    // could complete first (over loopback it often did).
-    if Task.isCancelled { throw .transport(TransportFailure(.cancelled)) }
     let urlRequest = Self.urlRequest(for: request)
     let channel = channels.lease()
     let (session, router) = (channel.session, channel.router)
@@ -147,10 +144,10 @@ public final class URLSessionTransport: HTTPTransport, StreamingHTTPTransport {
   }
 
   /// Opens `request` as a stream: returns when the headers arrive, then delivers the body as
-  /// it comes. Ending the body's iteration cancels the `URLSessionTask`.
+  /// it comes. Ending the body's iteration cancels the `URLSessionTask`, as cancelling the
+  /// calling task does (a task cancelled before its `URLSessionTask` starts opens nothing and
+  /// throws `.cancelled`).
   public func openStream(_ request: HTTPRequest) async throws(HTTPError) -> HTTPStreamingResponse {
-    // (As `send`: a caller cancelled already opens nothing.)
-    if Task.isCancelled { throw .transport(TransportFailure(.cancelled)) }
     let urlRequest = Self.urlRequest(for: request)
     let channel = channels.lease()
     let (session, router) = (channel.session, channel.router)
@@ -397,16 +394,17 @@ private final class TaskHandle: Sendable {
   /// The task's identifier, once it exists.
   var identifier: Int { state.withLock { $0.identifier ?? -1 } }
 
-  /// Starts `task`, which the router tracks already; cancels it at once if the call was
-  /// cancelled before it existed.
+  /// Starts `task`, which the router tracks already; if the call was cancelled before it
+  /// existed (the caller's task cancelled before or during the call), cancels it without
+  /// starting it: nothing is sent, and the task completes as cancelled. (Resumed and then
+  /// cancelled, it could complete first: over loopback it often did.)
   func start(_ task: URLSessionTask) {
     let identifier = task.taskIdentifier
     let cancelled = state.withLock { state in
       state.identifier = identifier
       return state.isCancelled
     }
-    task.resume()
-    if cancelled { router.cancel(identifier) }
+    if cancelled { router.cancel(identifier) } else { task.resume() }
   }
 
   /// Cancels the task, if it exists and has not completed.
