@@ -101,7 +101,9 @@ struct Sandbox {
     FileManager.default.fileExists(atPath: root + "/" + path)
   }
 
-  /// Every file's contents by relative path.
+  /// Every file's contents by relative path: its text, or for a file that is not UTF-8 (an
+  /// image a team keeps in `docs/`) its bytes, in base64 after `(bytes) `, so that any change
+  /// to it still shows.
   func snapshot() throws -> [String: String] {
     var files: [String: String] = [:]
     guard let enumerator = FileManager.default.enumerator(atPath: root) else { return files }
@@ -110,7 +112,8 @@ struct Sandbox {
       let exists = FileManager.default.fileExists(
         atPath: root + "/" + path, isDirectory: &isDirectory)
       if exists, !isDirectory.boolValue {
-        files[path] = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+        let data = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))
+        files[path] = String(data: data, encoding: .utf8) ?? "(bytes) " + data.base64EncodedString()
       }
     }
     return files

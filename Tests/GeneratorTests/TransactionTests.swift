@@ -403,12 +403,21 @@ struct RenameTests {
   }
 
   /// Names a team picks: several words, digits, one word; in any order, and back again to
-  /// the same tree.
+  /// the same tree. Files that are not text (an image in `docs/`, a binary beside the CI
+  /// scripts, one in `Templates/`) pass through untouched.
   @Test func aNameOfSeveralWordsOrWithDigitsRoundTrips() throws {
     let sandbox = try Sandbox()
     defer { sandbox.cleanUp() }
     let original = try sandbox.projectName()
+    // Bytes no UTF-8 decoder accepts, the project's name among them.
+    let binary =
+      Data([0x89, 0x50, 0x4E, 0x47, 0xFF, 0xFE, 0x00, 0xC3]) + Data(original.utf8)
+      + Data([0xFF, 0x80])
+    for path in ["docs/diagram.png", ".ci/fixture.bin", "Templates/logo.png"] {
+      try binary.write(to: URL(fileURLWithPath: sandbox.root + "/" + path))
+    }
     let before = try sandbox.snapshot()
+    #expect(before["docs/diagram.png"]?.hasPrefix("(bytes) ") == true)
     // Four of these, never the project's own name (renaming to it is refused): a tree renamed
     // to "Acme Notes" runs this test too.
     let names = ["Acme Notes", "Notes2", "orbit", "Field Guide 3", "Harbor Log"].filter {
