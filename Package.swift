@@ -296,3 +296,17 @@ let package = Package(
   ] + featureTargets + featureTestTargets,
   swiftLanguageModes: [.v6]
 )
+
+// MARK: Linking on Linux
+//
+// On Linux every `swift test` links one binary of all the test modules, and the app, whichever
+// test changed. The tests and the executables link with the toolchain's own `ld.lld` (every
+// swift.org toolchain for Linux has it) instead of gold, in about half the time: about a second
+// of each edit-and-test loop (docs/performance.md measures it). Only on Linux, and only for the
+// targets no package links as a library: SwiftPM refuses unsafe flags in a dependency's library
+// products, so the layers and features stay free of them. With a toolchain that has no `ld.lld`,
+// every link of these targets fails: delete this loop there.
+for target in package.targets where target.type == .test || target.type == .executable {
+  target.linkerSettings =
+    (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]
+}
