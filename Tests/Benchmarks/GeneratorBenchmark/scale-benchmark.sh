@@ -36,8 +36,8 @@
 # into planning, link, and the rest (compiling the edited module, the app's incremental check).
 #
 # The ratios compare each N with the first N of the same design (run the smallest first).
-# Extra `swift build` flags come from SCALE_BUILD_FLAGS, for example
-# SCALE_BUILD_FLAGS="-Xswiftc -use-ld=lld" to link with lld instead of the default gold.
+# Extra `swift build` flags come from SCALE_BUILD_FLAGS (the package links its tests and
+# executables with lld on Linux already: the loop at the end of Package.swift).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 root=$(pwd)
