@@ -64,8 +64,16 @@ struct StripDemoTests {
   @Test func theDemoGoesAndWhatAnAppKeepsStays() throws {
     let sandbox = try demoSandbox()
     defer { sandbox.cleanUp() }
+    // The manifest's settings after its targets (how tests and executables link) are the
+    // stripped template's too: the two copies must not drift apart.
+    func settingsAfterTargets(_ manifest: String) -> Substring? {
+      manifest.range(of: "\n// MARK: ").map { manifest[$0.lowerBound...] }
+    }
+    let settings = settingsAfterTargets(try sandbox.read("Package.swift"))
+    #expect(settings != nil)
     let result = run(sandbox, "strip-demo")
     #expect(result.status == 0, "\(result.errors)")
+    #expect(settingsAfterTargets(try sandbox.read("Package.swift")) == settings)
     for gone in [
       "Modules/DemoBackend", "Modules/DemoServer", "Modules/Features/Tasks",
       "Modules/Service/TaskService.swift", "Modules/Repository/TaskRepo.swift",
