@@ -14,8 +14,9 @@
 # crashed after its tests started is not run again either: a failure it had seen would be
 # hidden. Before a retry, the compile jobs the crashed process left behind are given a minute to
 # end. What a caller reads (`swift package ...`, `--show-bin-path`) is printed once, from the
-# attempt that counts. `swift run` is not offered: it replaces itself with the app, whose crash
-# would be taken for SwiftPM's; CI starts the built binary instead.
+# attempt that counts; `swift test`'s standard error comes on its standard output (a copy is
+# read to see whether the tests started). `swift run` is not offered: it replaces itself with
+# the app, whose crash would be taken for SwiftPM's; CI starts the built binary instead.
 swiftpm() {
   case "${1:-}" in
     build | test | package) ;;
@@ -34,7 +35,7 @@ swiftpm() {
       # (A copy of the output, to see whether the tests started; the status is always written,
       # and a missing one is a failure.)
       { status=0; swift "$@" 2>&1 || status=$?; echo "$status" >"$work/status"; } \
-        | tee "$work/output"
+        | tee "$work/output" || true
       status=$(cat "$work/status" 2>/dev/null) || status=1
     elif [ "$captured" = yes ]; then
       status=0
@@ -61,8 +62,11 @@ swiftpm() {
       "code: .ci/swiftpm.sh); attempt $attempt of 3, running it again" >&2
     swiftpm_wait_for_orphans
   done
-  if [ "$captured" = yes ]; then cat "$work/output"; fi
+  # (The folder goes whatever happens to the printing: a caller under `set -e` would leave it.)
+  local printed=0
+  if [ "$captured" = yes ]; then cat "$work/output" || printed=$?; fi
   rm -rf "$work"
+  [ "$printed" -eq 0 ] || return "$printed"
   return "$status"
 }
 

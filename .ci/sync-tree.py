@@ -120,8 +120,9 @@ def sync(source, target):
 
 
 # Signals a crash raises (SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV): SwiftPM 6.3 on
-# Linux sometimes crashes in libdispatch, which says nothing of the package. (The same list and
-# rule as .ci/swiftpm.sh, which the shell scripts use.)
+# Linux sometimes crashes in libdispatch, which says nothing of the package. (The same signals
+# as .ci/swiftpm.sh, which the shell scripts use; unlike it, no wait for orphaned compile jobs,
+# since `swift package describe` starts none.)
 CRASH_SIGNALS = {4, 5, 6, 7, 8, 11}
 
 

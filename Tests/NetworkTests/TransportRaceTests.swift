@@ -97,7 +97,7 @@ struct TransportRaceTests {
         let latency = try await Self.typicalLatency(transport, "/fast")
         let url = TestAPI.serverURL.appendingPathComponent("fast")
         // Aimed from 0.1 to 2x the latency measured (not at 0: a call cancelled before its
-        // task starts sends nothing, and would meet no completion). A pass that met one outcome
+        // task starts sends nothing, so it races no answer). A pass that met one outcome
         // only (every cancel too late, or every one too early: the calls ran quicker or slower
         // than the latency measured said) is played again, aimed four times earlier or later,
         // twice at most; each pass still aims across the call's whole life, and the last pass
