@@ -443,4 +443,57 @@ struct AuthPluginOfflineTests {
     #expect(source.refreshes == 1)
     #expect(source.invalidations.isEmpty)
   }
+
+  /// A retry the retry plugin asked for (a `503`) is prepared again after its wait; a sign-out
+  /// and another user's sign-in during that wait must not send the first user's request with
+  /// the second user's token (a `DELETE` would be made in the wrong account).
+  @Test func aRetryIsNotSentWithTheTokenOfASessionBegunDuringItsWait() async throws {
+    let source = FakeTokenSource(token: freshToken("token-1"))
+    let sequence = StatusSequence([.status(503), .json(Item(id: 1, name: "ok"))])
+    let seen = Recorder<String>()
+    let router = Router()
+    router.get("/items/:id") { request in
+      seen.append(request.bearerToken ?? "none")
+      return sequence.next()
+    }
+    try await withServer(router) { _ in
+      var configuration = HTTPRequester<TestAPI>.Configuration()
+      configuration.sleep = { _ in source.setToken(freshToken("bob-1")) }  // signed out, Bob in
+      let requester = HTTPRequester<TestAPI>(
+        baseURL: TestAPI.serverURL, transport: URLSessionTransport(),
+        plugins: [AuthPlugin(source: source), RetryPlugin()], configuration: configuration)
+      await #expect(throws: HTTPError.authentication(.sessionChanged)) {
+        try await requester.request(.item(id: 1))
+      }
+    }
+    #expect(seen.values == ["token-1"])
+  }
+
+  /// The same retry after a refresh of the same session (another request's `401` during the
+  /// wait) goes, with the refreshed token.
+  @Test func aRetryGoesWithTheTokenRefreshedDuringItsWait() async throws {
+    let source = FakeTokenSource(token: freshToken("token-1"), refreshDelay: .zero)
+    let first = StatusSequence([.status(503), .json(Item(id: 1, name: "ok"))])
+    let seen = Recorder<String>()
+    let router = Router()
+    router.get("/items/:id") { request in
+      let token = request.bearerToken ?? "none"
+      seen.append("\(request.pathParameters["id"] ?? "?"):\(token)")
+      if request.pathParameters["id"] == "1" { return first.next() }
+      return token == "token-1" ? .status(401) : .json(Item(id: 2, name: token))
+    }
+    try await withServer(router) { _ in
+      let plugin = AuthPlugin(source: source)
+      let other = makeRequester(plugins: [plugin])
+      var configuration = HTTPRequester<TestAPI>.Configuration()
+      configuration.sleep = { _ in _ = try await other.request(.item(id: 2)) }
+      let requester = HTTPRequester<TestAPI>(
+        baseURL: TestAPI.serverURL, transport: URLSessionTransport(),
+        plugins: [plugin, RetryPlugin()], configuration: configuration)
+      let item = try await requester.request(.item(id: 1), as: Item.self)
+      #expect(item.name == "ok")
+    }
+    #expect(seen.values == ["1:token-1", "2:token-1", "2:token-2", "1:token-2"])
+    #expect(source.refreshes == 1)
+  }
 }

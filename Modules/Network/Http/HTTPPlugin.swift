@@ -17,6 +17,10 @@ public struct HTTPCallContext: Sendable {
   public var baseURL: URL?
   /// The origin of ``baseURL``: the server the requester's credentials belong to.
   public var origin: HTTPOrigin?
+  /// The request the previous attempt sent, as the plugins prepared it; `nil` on the first
+  /// attempt. A plugin that attaches credentials compares them with what it would attach now
+  /// (the auth plugin refuses to send a retry with another session's token).
+  public var previousRequest: HTTPRequest?
 
   /// Creates a context for the first attempt.
   public init(endpoint: any HTTPEndpoint, baseURL: URL? = nil) {

@@ -84,6 +84,7 @@ public final class HTTPRequester<API: HTTPEndpoint>: Sendable {
         }
         context.attempt += 1
         context.retries[plugin, default: 0] += 1
+        context.previousRequest = request
         continue
       case .fail(let error):
         result = .failure(error)

@@ -12,7 +12,9 @@ import TrellisCore
 ///   `401`), the plugin refreshes only if the request carried the current token; if the token
 ///   was refreshed meanwhile, the request is simply replayed with the newer one. A request
 ///   made for a session that has since ended or been replaced fails with
-///   `.authentication(.sessionChanged)` instead of being replayed with another user's token.
+///   `.authentication(.sessionChanged)` instead of being replayed with another user's token;
+///   so does a retry another plugin asked for (a `5xx`, a timeout) when the session changed
+///   during its wait.
 /// - However many requests need a refresh at once, one refresh call serves them all.
 /// - A request is replayed after a rejection at most once; a second one fails with
 ///   `.authentication(.rejected)`.
@@ -89,9 +91,25 @@ public struct AuthPlugin: HTTPPlugin {
         else { throw error }
       }
     }
+    // A retry (a 5xx, a timeout) is prepared again after its wait: if the session changed
+    // meanwhile, this request was made for the session before and must not go with the new
+    // user's token.
+    if let sent = Self.bearerToken(of: context.previousRequest),
+      !refresher.continuesSession(token.value, from: sent)
+    {
+      throw .authentication(.sessionChanged)
+    }
     var request = request
     request.headers["Authorization"] = "Bearer \(token.value)"
     return request
+  }
+
+  /// The token a prepared request carries, if any.
+  private static func bearerToken(of request: HTTPRequest?) -> String? {
+    guard let header = request?.headers["Authorization"], header.hasPrefix("Bearer ") else {
+      return nil
+    }
+    return String(header.dropFirst("Bearer ".count))
   }
 
   /// On an authentication failure: refresh (once for all waiting requests) and replay, at
@@ -104,7 +122,7 @@ public struct AuthPlugin: HTTPPlugin {
       source.isAuthenticationFailure(response)
     else { return .doNotRetry }
     guard context.retries(by: name) == 0 else { return .fail(.authentication(.rejected)) }
-    let sentToken = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) }
+    let sentToken = Self.bearerToken(of: request)
     do {
       _ = try await refresher.freshToken(replacing: sentToken, cause: .rejected)
       return .retry(after: .zero)

@@ -183,6 +183,13 @@ final class TokenRefresher: Sendable {
       ? .refreshRejected("\(error)") : .refreshUnavailable("\(error)")
   }
 
+  /// Whether `token` is `earlier` or was refreshed from it: the same session. Any other token
+  /// belongs to a session begun since (a sign-out and a sign-in), or one this plugin did not
+  /// refresh.
+  func continuesSession(_ token: String, from earlier: String) -> Bool {
+    token == earlier || state.withLock { $0.lineage.isDescendant(token, of: earlier) }
+  }
+
   private enum Outcome {
     case refreshed(String)
     case failed(HTTPError)
