@@ -10,7 +10,7 @@ import TrellisRepository
 /// | What happens | caches | drafts |
 /// |---|---|---|
 /// | the user signs in (or the session is restored) | theirs kept, others' erased | theirs kept, others' erased |
-/// | the user signs out | erased | erased |
+/// | the user signs out (also after the server ended the session) | erased | erased |
 /// | the server ends the session (expired, revoked) | erased | kept on disk for that user |
 /// | another user signs in (with or without a sign-out) | erased | erased |
 /// | a launch starts signed out | nothing erased | nothing erased |
@@ -45,7 +45,10 @@ public final class UserDataScope: Sendable {
         for store in caches { store.setUser(nil) }
         for store in drafts { store.setAside() }
       case .signedOut:
-        guard previous.user != nil else { return }
+        // The user signing out erases it all, after a session the server ended too (the
+        // drafts set aside for their return: they chose to leave). A launch that starts
+        // signed out erases nothing.
+        if case .signedOut = previous { return }
         for store in stores { store.setUser(nil) }
       }
     }

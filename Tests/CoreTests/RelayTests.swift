@@ -16,6 +16,19 @@ struct RelayTests {
     #expect(relay.value == 12)
   }
 
+  /// A conditional send replaces and delivers only when its condition holds, checked in the
+  /// relay's own order.
+  @Test func aConditionalSendDeliversOnlyWhenItsConditionHolds() {
+    let relay = Relay(1)
+    let seen = Mutex<[Int]>([])
+    let token = relay.observe { value in seen.withLock { $0.append(value) } }
+    defer { token.cancel() }
+    #expect(relay.send(2, if: { true }))
+    #expect(!relay.send(3, if: { false }))
+    #expect(relay.value == 2)
+    #expect(seen.withLock { $0 } == [2])
+  }
+
   /// Observers are called in the order they subscribed: the app's user-data scope (made
   /// first) points the stores at a restored user before a service (made after it) reads them.
   @Test func observersAreCalledInTheOrderTheySubscribed() {

@@ -302,6 +302,59 @@ struct AuthServiceTests {
     #expect(!token.expires(within: .seconds(10), of: try #require(token.issuedAt)))
   }
 
+  /// Two copies of the app share the session file: the second signs Alice out (the server
+  /// cannot be told) and Bob in; the first, still Alice's, refreshes. Bob's saved session is
+  /// another user's, not an older one of Alice's: it stays, or the next launch would open
+  /// Alice's account for Bob.
+  @Test func aRefreshNeverSavesOverAnotherUsersSession() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    let first = makeService(store: FileSessionStore(fileURL: file))
+    let secondRepo = FakeAuthRepo()
+    let second = makeService(repo: secondRepo, store: FileSessionStore(fileURL: file))
+    _ = try await first.login(username: "alice", password: "alice1234")
+    #expect(await second.restoreSession() == .signedIn(User(.alice)))
+    secondRepo.setLogoutResult(.failure(.offline("no network")))
+    await second.logout()
+    secondRepo.setLoginResult(.success(.tokens(for: .bob, suffix: "b")))
+    let bob = try await second.login(username: "bob", password: "bob1234")
+    _ = try await first.refreshAccessToken()
+    #expect(first.sessionState.value == .signedIn(User(.alice)))
+    #expect(try FileSessionStore(fileURL: file).load()?.user == bob)
+  }
+
+  /// A sign-out decided while a refresh that was applied before it has not yet published:
+  /// the refresh's late `.signedIn` must not land after the sign-out's `.signedOut` (the data
+  /// scope, the event stream and the outbox would act for a user with no token).
+  @Test func aSignOutIsNotUndoneByTheRefreshItOvertook() async throws {
+    let refreshed = Mutex(false)
+    let resume = DispatchSemaphore(value: 0)
+    let sink = HookLogSink(message: "Refreshed the access token") {
+      refreshed.withLock { $0 = true }
+      // Holds the refresh between its decision and its publishing; on a queue of its own
+      // (the task's executor below), not on a thread of the cooperative pool.
+      _ = resume.wait(timeout: .now() + 30)
+    }
+    let service = AuthServiceImpl(
+      repo: FakeAuthRepo(), store: InMemorySessionStore(),
+      logger: Logger(category: "AuthService", sink: sink, minimumLevel: .trace))
+    _ = try await service.login(username: "alice", password: "alice1234")
+    let states = Recorder()
+    let token = service.sessionState.observe { states.append("\($0)") }
+    defer { token.cancel() }
+    let refresh = Task(executorPreference: QueueExecutor()) {
+      try await service.refreshAccessToken()
+    }
+    try #require(await eventually { refreshed.withLock { $0 } })
+    await service.logout()
+    resume.signal()
+    _ = try await refresh.value
+    #expect(service.sessionState.value == .signedOut)
+    #expect(states.all.last == "signedOut")
+    #expect(service.currentAccessToken == nil)
+  }
+
   @Test func endingTheSessionFromTheServerPublishesExpired() async throws {
     let service = makeService()
     _ = try await service.login(username: "alice", password: "alice1234")
@@ -484,3 +537,29 @@ struct FileSessionStoreTests {
 #else
   let isApplePlatform = false
 #endif
+
+/// A sink that runs `hook` when a record's message is `message` (on the logging thread).
+private final class HookLogSink: LogSink {
+  private let message: String
+  private let hook: @Sendable () -> Void
+
+  init(message: String, hook: @escaping @Sendable () -> Void) {
+    self.message = message
+    self.hook = hook
+  }
+
+  func write(_ record: LogRecord) {
+    if record.message == message { hook() }
+  }
+}
+
+/// Runs its tasks' jobs on a serial queue of its own, so that a test may block one of them
+/// without holding a thread of the cooperative pool (two on a two-core machine).
+private final class QueueExecutor: TaskExecutor {
+  private let queue = DispatchQueue(label: "AuthServiceTests.QueueExecutor")
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+}

@@ -113,5 +113,14 @@ struct UserDataScopeTests {
     #expect(folders(draftsRoot).isEmpty)
     session.send(.signedIn(Self.bob))
     #expect(draftService.draft([String: String].self, for: "draft.compose") == nil)
+
+    // The server ends Bob's session as he chooses to sign out: what was set aside for his
+    // return goes too.
+    draftService.keep(["title": "Bob's again"], for: "draft.compose")
+    draftService.flush()
+    session.send(.expired(reason: "Your session has ended. Sign in again."))
+    #expect(folders(draftsRoot) == ["user-2"])
+    session.send(.signedOut)
+    #expect(folders(draftsRoot).isEmpty)
   }
 }

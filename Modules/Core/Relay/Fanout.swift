@@ -56,13 +56,14 @@ final class Fanout<Value: Sendable>: Sendable {
     state.withLock { $0.subscribers.count }
   }
 
-  /// Queues `change`'s result for every current subscriber and delivers the queue unless
-  /// another thread is already delivering it. `change` runs under the lock, so that reading
-  /// and replacing the current value is atomic with respect to other publishers.
-  func publish(_ change: (inout Value?) -> Value) {
+  /// Queues `change`'s result for every current subscriber (`nil`: nothing changed, nothing to
+  /// deliver) and delivers the queue unless another thread is already delivering it. `change`
+  /// runs under the lock, so that reading and replacing the current value is atomic with
+  /// respect to other publishers.
+  func publish(_ change: (inout Value?) -> Value?) {
     let shouldDeliver = state.withLock { state -> Bool in
-      let value = change(&state.current)
-      guard !state.isClosed, !state.subscribers.isEmpty else { return false }
+      guard let value = change(&state.current), !state.isClosed, !state.subscribers.isEmpty
+      else { return false }
       // In the order they subscribed (ids only grow): a dictionary's own order is random per
       // process, and a subscriber made first (the user's data scope, which points the stores at
       // the user) must see a change before one made after it (a service reading those stores).

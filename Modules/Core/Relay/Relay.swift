@@ -38,6 +38,24 @@ public final class Relay<Value: Sendable>: Sendable {
     }
   }
 
+  /// Replaces the value and delivers it only if `condition` holds, checked atomically with
+  /// respect to other updates: a publisher that checks its own state there (is the decision
+  /// this value comes from still the latest?) never delivers after a newer update it would
+  /// contradict. `condition` runs under the relay's lock: it must not touch the relay.
+  ///
+  /// - Returns: Whether the value was replaced.
+  @discardableResult
+  public func send(_ newValue: Value, if condition: () -> Bool) -> Bool {
+    var sent = false
+    fanout.publish { current in
+      guard condition() else { return nil }
+      current = newValue
+      sent = true
+      return newValue
+    }
+    return sent
+  }
+
   /// Changes the value in place (atomically with respect to other updates) and delivers it.
   /// `change` runs under the relay's lock: it must not touch the relay.
   public func update(_ change: (inout Value) -> Void) {

@@ -90,13 +90,14 @@ public final class AuthServiceImpl: AuthService {
       }
       restored = nil
     }
-    state.withLock { state in
+    let generation = state.withLock { state in
       state.session = restored
       state.isAdopted = false
       state.generation += 1
+      return state.generation
     }
     let restoredState: SessionState = restored.map { .signedIn($0.user) } ?? .signedOut
-    sessionState.send(restoredState)
+    publish(restoredState, decidedIn: generation)
     return restoredState
   }
 
@@ -113,13 +114,13 @@ public final class AuthServiceImpl: AuthService {
       throw ServiceError(error)
     }
     let newSession = makeSession(tokens)
-    await decide { state in
+    let generation = await decide { state in
       state.session = newSession
       state.isAdopted = false
       state.generation += 1
-      return ((), SessionWrite(change: .save(newSession)) { _ in true })
+      return (state.generation, SessionWrite(change: .save(newSession)) { _ in true })
     }
-    sessionState.send(.signedIn(newSession.user))
+    publish(.signedIn(newSession.user), decidedIn: generation)
     logger.info("Signed in as \(newSession.user.username)")
     return newSession.user
   }
@@ -128,17 +129,17 @@ public final class AuthServiceImpl: AuthService {
   /// cannot be told; the server is told by the refresh token, so a session whose access token
   /// has expired is revoked too.
   public func logout() async {
-    let ended = await endCurrentSession()
-    sessionState.send(.signedOut)
+    let (ended, generation) = await endCurrentSession()
+    publish(.signedOut, decidedIn: generation)
     guard let ended else { return }
     await revoke(ended, context: "Signed out locally; the server was not told")
   }
 
   /// See ``AuthService/endSession(reason:)``.
   public func endSession(reason: String) async {
-    let ended = await endCurrentSession()
+    let (ended, generation) = await endCurrentSession()
     if ended != nil || sessionState.value.user != nil {
-      sessionState.send(.expired(reason: reason))
+      publish(.expired(reason: reason), decidedIn: generation)
     }
   }
 
@@ -223,12 +224,15 @@ public final class AuthServiceImpl: AuthService {
       guard state.generation == generation, state.session != nil else { return (false, nil) }
       state.session = refreshed
       state.isAdopted = false
-      // Saved unless another instance has since saved a newer session there.
+      // Saved over the session it replaces, or over an older one of the same user; never over
+      // a newer one another instance saved since, nor over another user's (a copy of the app
+      // that signed this user out and another in).
       return (
         true,
         SessionWrite(change: .save(refreshed)) { saved in
           guard let saved else { return true }
-          return saved.refreshToken == spent || !saved.isNewer(than: refreshed)
+          return saved.refreshToken == spent
+            || (saved.user.id == refreshed.user.id && !saved.isNewer(than: refreshed))
         }
       )
     }
@@ -238,7 +242,9 @@ public final class AuthServiceImpl: AuthService {
       throw AuthenticationFailure.sessionChanged
     }
     logger.info("Refreshed the access token")
-    if sessionState.value.user != refreshed.user { sessionState.send(.signedIn(refreshed.user)) }
+    if sessionState.value.user != refreshed.user {
+      publish(.signedIn(refreshed.user), decidedIn: generation)
+    }
     return refreshed.token
   }
 
@@ -284,7 +290,7 @@ public final class AuthServiceImpl: AuthService {
   public func invalidateSession(of token: AccessToken, because failure: AuthenticationFailure)
     async
   {
-    let ended = await decide { state -> ((Session, Bool)?, SessionWrite?) in
+    let ended = await decide { state -> ((wasAdopted: Bool, generation: Int)?, SessionWrite?) in
       guard let session = state.session, session.accessToken == token.value else {
         return (nil, nil)
       }
@@ -293,18 +299,18 @@ public final class AuthServiceImpl: AuthService {
       state.isAdopted = false
       state.generation += 1
       return (
-        (session, wasAdopted),
+        (wasAdopted, state.generation),
         SessionWrite(change: .clear) { !wasAdopted && $0?.refreshToken == session.refreshToken }
       )
     }
-    guard let (_, wasAdopted) = ended else { return }
+    guard let (wasAdopted, generation) = ended else { return }
     logger.warning("The session ended: \(failure)")
     if wasAdopted {
       logger.notice(
         "The saved session is kept: it came from another instance of the app, which may still use it"
       )
     }
-    sessionState.send(.expired(reason: "Your session has ended. Sign in again."))
+    publish(.expired(reason: "Your session has ended. Sign in again."), decidedIn: generation)
   }
 
   // MARK: Helpers
@@ -318,17 +324,30 @@ public final class AuthServiceImpl: AuthService {
   }
 
   /// Ends the current session, if any, starting a new generation; returns the session that
-  /// ended. The saved session is removed if it belongs to the same user: another user's
-  /// session, saved by another instance of the app, is left alone.
-  private func endCurrentSession() async -> Session? {
-    await decide { state -> (Session?, SessionWrite?) in
+  /// ended and the new generation. The saved session is removed if it belongs to the same
+  /// user: another user's session, saved by another instance of the app, is left alone.
+  private func endCurrentSession() async -> (ended: Session?, generation: Int) {
+    await decide { state -> ((Session?, Int), SessionWrite?) in
       let ended = state.session
       state.session = nil
       state.isAdopted = false
       state.generation += 1
-      guard let ended else { return (nil, nil) }
-      return (ended, SessionWrite(change: .clear) { $0?.user.id == ended.user.id })
+      guard let ended else { return ((nil, state.generation), nil) }
+      return (
+        (ended, state.generation),
+        SessionWrite(change: .clear) { $0?.user.id == ended.user.id }
+      )
     }
+  }
+
+  /// Publishes `newState`, the outcome of the decision that made `generation`, unless a later
+  /// decision (a sign-in, a sign-out, an end of session) has been made since. Checked in the
+  /// relay's own order: a decision's state is published after the waits for its write, so a
+  /// sign-out decided meanwhile may already be published, and an older decision's state
+  /// delivered after it would bring the session back (a data scope, an event stream acting
+  /// for a user with no token).
+  private func publish(_ newState: SessionState, decidedIn generation: Int) {
+    sessionState.send(newState) { state.withLock { $0.generation } == generation }
   }
 
   /// Tells the server to end `session`; a failure is only logged.
