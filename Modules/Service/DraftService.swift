@@ -15,6 +15,12 @@ public protocol DraftService: Sendable {
   func discard(_ key: String)
   /// Writes every draft not yet written: the app is about to quit.
   func flush()
+  /// The drafts of the user signed in now, for what is done with them after an `await` (a
+  /// save's discard): they stay that user's whatever the session does meanwhile. Set aside
+  /// because the server ended the session, the draft is still dropped (else it would come back
+  /// when they sign in again, and the task be made twice); once another user has signed in,
+  /// nothing is kept or dropped through it (that user's drafts are never touched).
+  func pinned() -> any DraftService
 }
 
 /// The ``DraftService`` over a ``TrellisRepository/LocalStore`` (the user's drafts folder:
@@ -48,17 +54,27 @@ public final class DraftServiceImpl: DraftService {
   /// See ``DraftService/draft(_:for:)``: the one kept last, written or not.
   public func draft<Value: Decodable & Sendable>(_ type: Value.Type, for key: String) -> Value? {
     // One typed by the user signed in now (not by one who has signed out since).
-    let current = store.pinned()
-    if let waiting = pending.withLock({ $0.drafts[key] }), waiting.store === current {
+    draft(type, for: key, in: store.pinned())
+  }
+
+  fileprivate func draft<Value: Decodable & Sendable>(
+    _ type: Value.Type, for key: String, in target: any LocalStore
+  ) -> Value? {
+    if let waiting = pending.withLock({ $0.drafts[key] }), waiting.store === target {
       return try? StoreCoding.decoder.decode(type, from: waiting.data)
     }
-    return current.value(type, forKey: key)?.value
+    return target.value(type, forKey: key)?.value
   }
 
   /// See ``DraftService/keep(_:for:)``.
   public func keep<Value: Encodable>(_ draft: Value, for key: String) {
+    keep(draft, for: key, in: store.pinned())
+  }
+
+  fileprivate func keep<Value: Encodable>(
+    _ draft: Value, for key: String, in target: any LocalStore
+  ) {
     guard let data = try? StoreCoding.encoder.encode(draft) else { return }
-    let target = store.pinned()
     let schedules = pending.withLock { pending -> Bool in
       pending.drafts[key] = Pending(data: data, store: target)
       defer { pending.isScheduled = true }
@@ -80,6 +96,21 @@ public final class DraftServiceImpl: DraftService {
     }
   }
 
+  /// Drops the draft under `key` from `target` only (a pending one too, if it goes there).
+  fileprivate func discard(_ key: String, from target: any LocalStore) {
+    writing.withLock { _ in
+      pending.withLock { pending in
+        if pending.drafts[key]?.store === target { pending.drafts[key] = nil }
+      }
+      target.remove(key)
+    }
+  }
+
+  /// See ``DraftService/pinned()``.
+  public func pinned() -> any DraftService {
+    PinnedDrafts(service: self, store: store.pinned())
+  }
+
   /// See ``DraftService/flush()``.
   public func flush() {
     writing.withLock { _ in
@@ -91,4 +122,24 @@ public final class DraftServiceImpl: DraftService {
       for (key, draft) in drafts { draft.store.write(key, draft.data) }
     }
   }
+}
+
+/// ``DraftServiceImpl``'s drafts of one user (``DraftService/pinned()``).
+private struct PinnedDrafts: DraftService {
+  let service: DraftServiceImpl
+  let store: any LocalStore
+
+  func draft<Value: Decodable & Sendable>(_ type: Value.Type, for key: String) -> Value? {
+    service.draft(type, for: key, in: store)
+  }
+
+  func keep<Value: Encodable>(_ draft: Value, for key: String) {
+    service.keep(draft, for: key, in: store)
+  }
+
+  func discard(_ key: String) { service.discard(key, from: store) }
+
+  func flush() { service.flush() }
+
+  func pinned() -> any DraftService { self }
 }

@@ -83,6 +83,8 @@ struct TaskComposeViewReactorTests {
     #expect(tasks.createdDrafts.map(\.title) == ["Half a thought"])
     #expect(
       drafts.draft(TaskComposeViewReactor.Draft.self, for: TaskComposeViewReactor.draftKey) == nil)
+    // Dropped from the drafts of the user who saved, whatever the session did during the save.
+    #expect(drafts.pinnedDiscards == [TaskComposeViewReactor.draftKey])
   }
 
   /// A new task made offline that the server refused when the network returned: the form

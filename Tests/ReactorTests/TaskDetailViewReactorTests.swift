@@ -441,6 +441,7 @@ struct TaskDetailViewReactorTests {
     second.skipOutputs()
     #expect(second.reactor.currentState.task?.title == "Dark palette")
     #expect(drafts.keys.isEmpty)
+    #expect(drafts.pinnedDiscards == [key])  // the renaming user's drafts, after the save
 
     // Typed and cancelled: nothing kept.
     second.send(.startRename)

@@ -67,4 +67,49 @@ struct DraftServiceTests {
     #expect(store.read("draft.note") == nil)
     #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("user-1").path))
   }
+
+  /// A save's discard after its `await` goes to the drafts of the user who saved. The server
+  /// ended Alice's session during the save (her drafts set aside): her draft is dropped there,
+  /// so it does not open again (and the task get made twice) when she signs in again; the
+  /// service's own `discard` would have dropped nothing.
+  @Test func aPinnedDiscardDropsTheDraftSetAsideDuringTheSave() throws {
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-drafts-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = UserLocalStore(root: root)
+    store.setUser(1)
+    let drafts = DraftServiceImpl(store: store, delay: .seconds(3600))
+    drafts.keep(Note(text: "New task"), for: "draft.compose")
+    drafts.keep(Note(text: "Renamed"), for: "draft.rename")
+    drafts.flush()
+    let saving = drafts.pinned()  // as the save begins
+    store.setAside()  // the server ended her session while the task was being saved
+    saving.discard("draft.compose")
+    drafts.discard("draft.rename")  // not pinned: nobody is served, nothing dropped
+    store.setUser(1)  // she signs in again
+    #expect(drafts.draft(Note.self, for: "draft.compose") == nil)
+    #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Renamed"))
+  }
+
+  /// Once another user has signed in, a discard pinned to the user before touches nothing of
+  /// theirs, written or pending.
+  @Test func aPinnedDiscardNeverDropsTheNextUsersDraft() throws {
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-drafts-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = UserLocalStore(root: root)
+    store.setUser(1)
+    let drafts = DraftServiceImpl(store: store, delay: .seconds(3600))
+    let saving = drafts.pinned()  // Alice's save begins
+    store.setUser(2)  // Bob signs in before it ends
+    drafts.keep(Note(text: "Bob's, written"), for: "draft.compose")
+    drafts.flush()
+    drafts.keep(Note(text: "Bob's, pending"), for: "draft.rename")
+    saving.discard("draft.compose")
+    saving.discard("draft.rename")
+    #expect(drafts.draft(Note.self, for: "draft.compose") == Note(text: "Bob's, written"))
+    #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Bob's, pending"))
+    drafts.flush()
+    #expect(store.value(Note.self, forKey: "draft.rename")?.value == Note(text: "Bob's, pending"))
+  }
 }

@@ -32,4 +32,27 @@ public final class FakeDraftService: DraftService {
 
   /// Nothing to write: every draft is kept at once.
   public func flush() {}
+
+  /// The keys dropped through ``pinned()``'s drafts, in order: the discards a screen makes
+  /// after an `await` (a save) must go to the drafts of the user who began it.
+  public var pinnedDiscards: [String] { pinnedDiscardLog.withLock { $0 } }
+  private let pinnedDiscardLog = Mutex<[String]>([])
+
+  /// The fake's own drafts (it has no users), recording what is discarded through them.
+  public func pinned() -> any DraftService { Pinned(fake: self) }
+
+  private struct Pinned: DraftService {
+    let fake: FakeDraftService
+
+    func draft<Value: Decodable & Sendable>(_ type: Value.Type, for key: String) -> Value? {
+      fake.draft(type, for: key)
+    }
+    func keep<Value: Encodable>(_ draft: Value, for key: String) { fake.keep(draft, for: key) }
+    func discard(_ key: String) {
+      fake.pinnedDiscardLog.withLock { $0.append(key) }
+      fake.discard(key)
+    }
+    func flush() {}
+    func pinned() -> any DraftService { self }
+  }
 }

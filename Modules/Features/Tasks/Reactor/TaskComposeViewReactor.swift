@@ -341,7 +341,9 @@ public final class TaskComposeViewReactor: ReactorProtocol {
           .event(.alert(title: "Could not save the task", message: problem)))
       }
       let needsContext = !state.hasContext
-      let drafts = services.draftService
+      // The drafts of the user who saves: dropped there after the save, whatever the session
+      // did meanwhile.
+      let drafts = services.draftService.pinned()
       return .concat(
         .just(.setSaving(true)),
         .run { emit in

@@ -334,7 +334,9 @@ public final class TaskDetailViewReactor: ReactorProtocol {
       var changed = task
       changed.title = draft.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !changed.title.isEmpty else { return .just(.setTitleProblem("Title is required.")) }
-      let (drafts, key) = (services.draftService, Self.titleDraftKey(state.taskID))
+      // The drafts of the user who renames: dropped there after the save, whatever the session
+      // did meanwhile.
+      let (drafts, key) = (services.draftService.pinned(), Self.titleDraftKey(state.taskID))
       guard changed.title != task.title else {
         drafts.discard(key)
         return .just(.setTitleDraft(nil))
