@@ -202,11 +202,17 @@ struct LocalStoreTests {
         atPath: folder.url.appendingPathComponent("escape.entry").path))
   }
 
-  @Test func aValueThatNoLongerDecodesIsRemoved() {
+  @Test func aValueThatNoLongerDecodesIsRemovedWithALogLine() {
     let store = MemoryLocalStore()
-    store.write("projects", Data(#"{"old": true}"#.utf8))
-    #expect(store.value([Int].self, forKey: "projects") == nil)
+    let sink = MemoryLogSink()
+    let logger = Logger(category: "LocalStore", sink: sink)
+    store.write("projects", Data(#"{"old": "secret title"}"#.utf8))
+    #expect(store.value([Int].self, forKey: "projects", logger: logger) == nil)
     #expect(store.keys.isEmpty)
+    let lines = sink.records.map(\.message)
+    #expect(lines.count == 1)
+    #expect(lines.first?.contains("Skipped the stored projects") == true)
+    #expect(lines.first?.contains("secret title") == false)  // never the content
     store.keep([1, 2], forKey: "projects")
     #expect(store.value([Int].self, forKey: "projects")?.value == [1, 2])
   }

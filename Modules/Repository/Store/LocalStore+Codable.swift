@@ -3,15 +3,20 @@ import TrellisCore
 
 extension LocalStore {
   /// The value kept under `key`, decoded as `type`, with when it was stored; `nil` when none is
-  /// kept, or when what is kept no longer decodes (an older model: it is removed).
-  public func value<Value: Decodable & Sendable>(_ type: Value.Type, forKey key: String)
-    -> Stored<Value>?
-  {
+  /// kept, or when what is kept no longer decodes (an older model, another version's): it is
+  /// removed, and `logger` says so (the key and the type, never the content).
+  public func value<Value: Decodable & Sendable>(
+    _ type: Value.Type, forKey key: String,
+    logger: Logger = Logger(category: "LocalStore")
+  ) -> Stored<Value>? {
     guard let stored = read(key) else { return nil }
     do {
       return Stored(
         try StoreCoding.decoder.decode(type, from: stored.data), storedAt: stored.storedAt)
     } catch {
+      logger.notice(
+        "Skipped the stored \(key): it does not read as \(String(describing: Value.self)) (an older or another version's); removed"
+      )
       remove(key)
       return nil
     }
