@@ -28,8 +28,13 @@ public final class UserDataScope: Sendable {
   /// (``TrellisRepository/UserLocalStore/setAside()``). A launch that starts signed out (no
   /// session, or a session file that could not be read this time: it is kept, and so is the
   /// data) erases nothing.
+  ///
+  /// `onSignOut` runs when the user signs out (not at a launch that starts signed out), after
+  /// the stores are erased: for what else the device keeps of the session, such as the app's
+  /// log file (``TrellisCore/FileLogSink/erase()``).
   public init(
-    caches: [UserLocalStore], drafts: [UserLocalStore] = [], sessionState: Relay<SessionState>
+    caches: [UserLocalStore], drafts: [UserLocalStore] = [], sessionState: Relay<SessionState>,
+    onSignOut: @escaping @Sendable () -> Void = {}
   ) {
     let last = Lock(sessionState.value)
     let stores = caches + drafts
@@ -50,6 +55,7 @@ public final class UserDataScope: Sendable {
         // signed out erases nothing.
         if case .signedOut = previous { return }
         for store in stores { store.setUser(nil) }
+        onSignOut()
       }
     }
     if let user = sessionState.value.user {

@@ -78,6 +78,72 @@ struct LoggerTests {
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
   }
 
+  /// A log file left readable by others (an older version, a hand-made file) is narrowed to
+  /// its owner when opened.
+  @Test func aFileSinkNarrowsAWiderFileToItsOwner() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-log-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = directory.appendingPathComponent("app.log")
+    #expect(
+      FileManager.default.createFile(
+        atPath: url.path, contents: Data("old line\n".utf8),
+        attributes: [.posixPermissions: 0o644]))
+    let sink = try FileLogSink(url: url)
+    sink.write(LogRecord(level: .info, category: "App", message: "new"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    #expect(try String(contentsOf: url, encoding: .utf8).hasPrefix("old line\n"))
+  }
+
+  /// The file is bounded: once full it moves to `<name>.1` (replacing the one before) and a
+  /// new one begins, so the log never takes much more than twice the bound; the lines written
+  /// last are all there.
+  @Test func aFileSinkIsBoundedByMovingAFullFileAside() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-log-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("app.log")
+    let previous = URL(fileURLWithPath: url.path + ".1")
+    let sink = try FileLogSink(url: url, maximumSize: 1_000)
+    for index in 0..<200 {
+      sink.write(LogRecord(level: .info, category: "App", message: "line \(index)"))
+    }
+    let current = try Data(contentsOf: url)
+    let moved = try Data(contentsOf: previous)
+    #expect(current.count <= 1_000 && moved.count <= 1_000)
+    #expect(moved.count > 900)  // moved when the next line would not fit
+    let lines = (String(decoding: moved, as: UTF8.self) + String(decoding: current, as: UTF8.self))
+      .split(separator: "\n")
+    #expect(lines.last?.hasSuffix("line 199") == true)
+    #expect(lines.count > 20)
+    // Nothing but the two files.
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    #expect(names == ["app.log", "app.log.1"])
+    // Erased (the user signed out): both go, and the log goes on from nothing.
+    sink.erase()
+    #expect(try Data(contentsOf: url).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: previous.path))
+    sink.write(LogRecord(level: .info, category: "App", message: "after"))
+    #expect(try String(contentsOf: url, encoding: .utf8).hasSuffix("after\n"))
+  }
+
+  /// A log "file" that is not a regular file (`--log-file /dev/null`, a terminal) is written
+  /// to as it is: never narrowed, moved or emptied.
+  @Test func aFileSinkLeavesADeviceAlone() throws {
+    let null = URL(fileURLWithPath: "/dev/null")
+    let before = try FileManager.default.attributesOfItem(atPath: null.path)[.posixPermissions]
+    let sink = try FileLogSink(url: null, maximumSize: 10)
+    for index in 0..<5 {
+      sink.write(LogRecord(level: .info, category: "App", message: "line \(index)"))
+    }
+    sink.erase()
+    let after = try FileManager.default.attributesOfItem(atPath: null.path)[.posixPermissions]
+    #expect((after as? NSNumber) == (before as? NSNumber))
+    #expect(!FileManager.default.fileExists(atPath: "/dev/null.1"))
+  }
+
   @Test func caseNamePrivacyWritesTheCaseWithoutItsPayload() {
     enum Action {
       case setPassword(String)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TrellisCore
 import TrellisRepository
@@ -122,5 +123,25 @@ struct UserDataScopeTests {
     #expect(folders(draftsRoot) == ["user-2"])
     session.send(.signedOut)
     #expect(folders(draftsRoot).isEmpty)
+  }
+
+  /// What else the device keeps of a session (the app's log) is erased when the user signs
+  /// out, after a session the server ended too; not at a launch that starts signed out.
+  @Test func signingOutRunsTheSignOutHookOnly() {
+    let session = Relay(SessionState.signedOut)
+    let erased = Mutex(0)
+    let scope = UserDataScope(
+      caches: [], sessionState: session, onSignOut: { erased.withLock { $0 += 1 } })
+    defer { withExtendedLifetime(scope) {} }
+    session.send(.signedOut)  // the launch: nobody was signed in
+    #expect(erased.withLock { $0 } == 0)
+    session.send(.signedIn(.alice))
+    session.send(.signedOut)
+    #expect(erased.withLock { $0 } == 1)
+    session.send(.signedIn(.alice))
+    session.send(.expired(reason: "revoked"))
+    #expect(erased.withLock { $0 } == 1)  // the server ended it: not the user leaving
+    session.send(.signedOut)
+    #expect(erased.withLock { $0 } == 2)
   }
 }

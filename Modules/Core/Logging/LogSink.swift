@@ -60,32 +60,89 @@ public struct StandardErrorLogSink: LogSink {
 /// The terminal app logs here, since standard error is the screen it draws on. An app on
 /// Apple platforms would log through `os.Logger` with a ``LogSink`` of its own.
 public final class FileLogSink: LogSink {
-  /// The open file. The lock keeps each line's bytes together within this process.
-  private let descriptor: Lock<Int32>
+  /// How large the file grows before it is moved to `<name>.1` (replacing the one moved
+  /// before) and a new one is begun: the log takes at most about twice this on disk.
+  public let maximumSize: Int
+  private let url: URL
+  /// The open file and how large it is (`nil`: not a regular file, such as a terminal given as
+  /// `--log-file`, which is neither narrowed nor moved). The lock keeps each line's bytes
+  /// together within this process.
+  private let state: Lock<(descriptor: Int32, size: Int?)>
 
-  /// Opens (or creates) the file at `url` for appending.
+  /// The default ``maximumSize``: 4 MiB.
+  public static let defaultMaximumSize = 4 << 20
+
+  /// Opens (or creates) the file at `url` for appending, readable and writable by its owner
+  /// only (a regular file made before with wider permissions is narrowed).
   ///
   /// - Throws: `CocoaError` when the folder cannot be created, ``LogFileError`` when the file
   ///   cannot be opened.
-  public init(url: URL) throws {
+  public init(url: URL, maximumSize: Int = FileLogSink.defaultMaximumSize) throws {
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
+    self.url = url
+    self.maximumSize = max(1, maximumSize)
+    let opened = try Self.openFile(url)
+    state = Lock((opened, Self.size(of: opened)))
+  }
+
+  deinit {
+    state.withLock { _ = close($0.descriptor) }
+  }
+
+  /// Appends `record` followed by a newline; first moves a full file to `<name>.1`.
+  public func write(_ record: LogRecord) {
+    let line = Array((record.description + "\n").utf8)
+    state.withLock { state in
+      if let size = state.size, size > 0, size + line.count > maximumSize { rotate(&state) }
+      if writeFully(to: state.descriptor, line), let size = state.size {
+        state.size = size + line.count
+      }
+    }
+  }
+
+  /// Empties the log and removes `<name>.1`: the user signed out, and the record of what the
+  /// app did in their session goes with their data.
+  public func erase() {
+    state.withLock { state in
+      guard state.size != nil else { return }
+      _ = ftruncate(state.descriptor, 0)
+      state.size = 0
+      _ = unlink(url.path + ".1")
+    }
+  }
+
+  /// Moves the full file to `<name>.1` and opens a new one; if another instance sharing the
+  /// file has moved it already, only opens the new one.
+  private func rotate(_ state: inout (descriptor: Int32, size: Int?)) {
+    var onDisk = stat()
+    var held = stat()
+    let isStillTheFile =
+      stat(url.path, &onDisk) == 0 && fstat(state.descriptor, &held) == 0
+      && onDisk.st_ino == held.st_ino && onDisk.st_dev == held.st_dev
+    if isStillTheFile { _ = rename(url.path, url.path + ".1") }
+    // If no new file can be opened, this one goes on (past the bound) rather than losing lines.
+    guard let reopened = try? Self.openFile(url) else { return }
+    _ = close(state.descriptor)
+    state = (reopened, Self.size(of: reopened))
+  }
+
+  private static func openFile(_ url: URL) throws -> Int32 {
     let opened = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
     guard opened >= 0 else {
       throw LogFileError(path: url.path, reason: String(cString: strerror(errno)))
     }
-    descriptor = Lock(opened)
+    // What the app did is the user's: a file left readable by others is narrowed.
+    if size(of: opened) != nil { _ = fchmod(opened, 0o600) }
+    return opened
   }
 
-  deinit {
-    descriptor.withLock { _ = close($0) }
-  }
-
-  /// Appends `record` followed by a newline.
-  public func write(_ record: LogRecord) {
-    let line = Array((record.description + "\n").utf8)
-    descriptor.withLock { _ = writeFully(to: $0, line) }
+  /// The size of the regular file open as `descriptor`; `nil` for anything else.
+  private static func size(of descriptor: Int32) -> Int? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(status.st_size)
   }
 }
 

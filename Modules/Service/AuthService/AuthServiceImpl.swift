@@ -121,7 +121,8 @@ public final class AuthServiceImpl: AuthService {
       return (state.generation, SessionWrite(change: .save(newSession)) { _ in true })
     }
     publish(.signedIn(newSession.user), decidedIn: generation)
-    logger.info("Signed in as \(newSession.user.username)")
+    // The user's id, not their name: the log is kept on the device.
+    logger.info("Signed in (user \(newSession.user.id))")
     return newSession.user
   }
 
