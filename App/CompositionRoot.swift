@@ -150,10 +150,10 @@ enum CompositionRoot {
       root: dataDirectory(configuration).appendingPathComponent("drafts", isDirectory: true))
     // Both follow the session (made before the services, so a service that reads the store
     // when the session changes reads the new user's).
-    // The app's log (`trellis.log`: what it did, request by request) goes at sign-out too.
+    // The app's log (`trellis.log`: what it did, request by request) goes with its user too.
     let userData = UserDataScope(
       caches: [cache].compactMap { $0 }, drafts: [drafts], sessionState: authService.sessionState,
-      onSignOut: { (LogSystem.sink as? FileLogSink)?.erase() })
+      onUserLeft: { (LogSystem.sink as? FileLogSink)?.erase() })
 
     // MARK: Repositories
     let userRepo = UserRepoImpl(requester: userDataRequester, store: cache)

@@ -29,9 +29,22 @@ public final class DraftServiceImpl: DraftService {
   private let store: any LocalStore
   private let delay: Duration
   private let sleep: @Sendable (Duration) async throws -> Void
-  /// Drafts kept but not yet written, each with the store it goes to (the user's who typed
-  /// it: see ``TrellisRepository/LocalStore/pinned()``), and whether a write is scheduled.
-  private let pending = Lock<(drafts: [String: Pending], isScheduled: Bool)>(([:], false))
+  /// Drafts kept but not yet written, by the store they go to (the user's who typed them: see
+  /// ``TrellisRepository/LocalStore/pinned()``) and key, so that one user's draft never
+  /// replaces another's of the same key; and whether a write is scheduled.
+  private let pending = Lock<(drafts: [PendingKey: Pending], isScheduled: Bool)>(([:], false))
+
+  /// Where a pending draft goes: its store (held by the draft, so the identity stays its own)
+  /// and its key.
+  private struct PendingKey: Hashable {
+    var store: ObjectIdentifier
+    var key: String
+
+    init(_ key: String, in store: any LocalStore) {
+      self.store = ObjectIdentifier(store)
+      self.key = key
+    }
+  }
 
   /// A draft not yet written.
   private struct Pending {
@@ -60,7 +73,7 @@ public final class DraftServiceImpl: DraftService {
   fileprivate func draft<Value: Decodable & Sendable>(
     _ type: Value.Type, for key: String, in target: any LocalStore
   ) -> Value? {
-    if let waiting = pending.withLock({ $0.drafts[key] }), waiting.store === target {
+    if let waiting = pending.withLock({ $0.drafts[PendingKey(key, in: target)] }) {
       return try? StoreCoding.decoder.decode(type, from: waiting.data)
     }
     return target.value(type, forKey: key)?.value
@@ -76,7 +89,7 @@ public final class DraftServiceImpl: DraftService {
   ) {
     guard let data = try? StoreCoding.encoder.encode(draft) else { return }
     let schedules = pending.withLock { pending -> Bool in
-      pending.drafts[key] = Pending(data: data, store: target)
+      pending.drafts[PendingKey(key, in: target)] = Pending(data: data, store: target)
       defer { pending.isScheduled = true }
       return !pending.isScheduled
     }
@@ -90,18 +103,14 @@ public final class DraftServiceImpl: DraftService {
 
   /// See ``DraftService/discard(_:)``.
   public func discard(_ key: String) {
-    writing.withLock { _ in
-      _ = pending.withLock { $0.drafts.removeValue(forKey: key) }
-      store.remove(key)
-    }
+    // The draft of the user signed in now (none while their session is set aside).
+    discard(key, from: store.pinned())
   }
 
   /// Drops the draft under `key` from `target` only (a pending one too, if it goes there).
   fileprivate func discard(_ key: String, from target: any LocalStore) {
     writing.withLock { _ in
-      pending.withLock { pending in
-        if pending.drafts[key]?.store === target { pending.drafts[key] = nil }
-      }
+      _ = pending.withLock { $0.drafts.removeValue(forKey: PendingKey(key, in: target)) }
       target.remove(key)
     }
   }
@@ -119,7 +128,7 @@ public final class DraftServiceImpl: DraftService {
         return pending.drafts
       }
       // Each to its user's store: one whose user has signed out since keeps nothing.
-      for (key, draft) in drafts { draft.store.write(key, draft.data) }
+      for (key, draft) in drafts { draft.store.write(key.key, draft.data) }
     }
   }
 }

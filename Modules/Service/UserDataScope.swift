@@ -29,23 +29,27 @@ public final class UserDataScope: Sendable {
   /// session, or a session file that could not be read this time: it is kept, and so is the
   /// data) erases nothing.
   ///
-  /// `onSignOut` runs when the user signs out (not at a launch that starts signed out), after
-  /// the stores are erased: for what else the device keeps of the session, such as the app's
-  /// log file (``TrellisCore/FileLogSink/erase()``).
+  /// `onUserLeft` runs after the stores are erased for a user who left: a sign-out (not at a
+  /// launch that starts signed out), or another user's sign-in after theirs (with or without a
+  /// session the server ended in between). It is for what else the device keeps of a session,
+  /// such as the app's log file (``TrellisCore/FileLogSink/erase()``); a user who signs in again
+  /// after the server ended their own session finds it.
   public init(
     caches: [UserLocalStore], drafts: [UserLocalStore] = [], sessionState: Relay<SessionState>,
-    onSignOut: @escaping @Sendable () -> Void = {}
+    onUserLeft: @escaping @Sendable () -> Void = {}
   ) {
-    let last = Lock(sessionState.value)
+    // The last state, and the last user signed in (kept past a session the server ended).
+    let last = Lock((state: sessionState.value, user: sessionState.value.user?.id))
     let stores = caches + drafts
     observation = sessionState.observe { state in
-      let previous = last.withLock { last in
-        defer { last = state }
+      let (previous, previousUser) = last.withLock { last in
+        defer { last = (state, state.user?.id ?? (state == .signedOut ? nil : last.user)) }
         return last
       }
       switch state {
       case .signedIn(let user):
         for store in stores { store.setUser(user.id) }
+        if let previousUser, previousUser != user.id { onUserLeft() }
       case .expired:
         for store in caches { store.setUser(nil) }
         for store in drafts { store.setAside() }
@@ -55,7 +59,7 @@ public final class UserDataScope: Sendable {
         // signed out erases nothing.
         if case .signedOut = previous { return }
         for store in stores { store.setUser(nil) }
-        onSignOut()
+        onUserLeft()
       }
     }
     if let user = sessionState.value.user {

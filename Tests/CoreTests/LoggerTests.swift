@@ -129,19 +129,33 @@ struct LoggerTests {
     #expect(try String(contentsOf: url, encoding: .utf8).hasSuffix("after\n"))
   }
 
-  /// A log "file" that is not a regular file (`--log-file /dev/null`, a terminal) is written
-  /// to as it is: never narrowed, moved or emptied.
-  @Test func aFileSinkLeavesADeviceAlone() throws {
-    let null = URL(fileURLWithPath: "/dev/null")
-    let before = try FileManager.default.attributesOfItem(atPath: null.path)[.posixPermissions]
-    let sink = try FileLogSink(url: null, maximumSize: 10)
+  /// A log "file" that is not a regular file (`--log-file` naming a pipe, a terminal or
+  /// `/dev/null`) is written to as it is: never narrowed, moved or emptied. A pipe in a folder
+  /// of the test's own stands for them (its mode and place can be checked as any user).
+  @Test func aFileSinkLeavesAPipeOrADeviceAlone() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-log-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = directory.appendingPathComponent("pipe")
+    try #require(mkfifo(url.path, 0o644) == 0)
+    // A reader first, so that opening the pipe for writing does not wait for one.
+    let reader = open(url.path, O_RDONLY | O_NONBLOCK)
+    try #require(reader >= 0)
+    defer { close(reader) }
+    let sink = try FileLogSink(url: url, maximumSize: 10)
     for index in 0..<5 {
       sink.write(LogRecord(level: .info, category: "App", message: "line \(index)"))
     }
     sink.erase()
-    let after = try FileManager.default.attributesOfItem(atPath: null.path)[.posixPermissions]
-    #expect((after as? NSNumber) == (before as? NSNumber))
-    #expect(!FileManager.default.fileExists(atPath: "/dev/null.1"))
+    let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]
+    #expect((mode as? NSNumber)?.intValue == 0o644)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["pipe"])
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count: Int = buffer.withUnsafeMutableBytes { bytes in
+      read(reader, bytes.baseAddress, bytes.count)
+    }
+    #expect(String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).contains("line 4"))
   }
 
   @Test func caseNamePrivacyWritesTheCaseWithoutItsPayload() {
@@ -174,6 +188,50 @@ struct LoggerTests {
 
 @Suite("A log file shared by two instances of the app")
 struct SharedLogFileTests {
+  /// Two instances writing in turns keep the bound together (each looks at the file's size);
+  /// one that moved the file aside, or erased the log, leaves the other writing to the file at
+  /// the path from its next line, not to the one moved or removed; so does a log removed by
+  /// hand.
+  @Test func twoSinksShareTheBoundTheMoveAndTheErase() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-log-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("app.log")
+    let previous = URL(fileURLWithPath: url.path + ".1")
+    let first = try FileLogSink(url: url, maximumSize: 1_000)
+    let second = try FileLogSink(url: url, maximumSize: 1_000)
+    for index in 0..<300 {
+      let (name, sink) = index.isMultiple(of: 2) ? ("first", first) : ("second", second)
+      sink.write(LogRecord(level: .info, category: name, message: "line \(index)"))
+    }
+    #expect(try Data(contentsOf: url).count <= 1_000)
+    #expect(try Data(contentsOf: previous).count <= 1_000)
+    #expect(try String(contentsOf: url, encoding: .utf8).hasSuffix("line 299\n"))
+
+    // The second writes a line; the first fills the file and moves it aside: the second's
+    // next line goes to the new file.
+    first.erase()
+    second.write(LogRecord(level: .info, category: "second", message: "before the move"))
+    while !FileManager.default.fileExists(atPath: previous.path) {
+      first.write(LogRecord(level: .info, category: "first", message: "filling"))
+    }
+    second.write(LogRecord(level: .info, category: "second", message: "after the move"))
+    #expect(try String(contentsOf: url, encoding: .utf8).contains("after the move"))
+    // The first erases the log (its user left): the second's next line goes to the emptied
+    // file, not to the removed one.
+    first.erase()
+    #expect(try Data(contentsOf: url).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: previous.path))
+    second.write(LogRecord(level: .info, category: "second", message: "after the erase"))
+    first.write(LogRecord(level: .info, category: "first", message: "after the erase"))
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 2)
+    // The log removed by hand while the app runs: the next line begins a new one.
+    try FileManager.default.removeItem(at: url)
+    second.write(LogRecord(level: .info, category: "second", message: "after the removal"))
+    #expect(try String(contentsOf: url, encoding: .utf8).hasSuffix("after the removal\n"))
+  }
+
   @Test func twoSinksOnOneFileNeverClobberEachOthersLines() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("trellis-log-\(UUID().uuidString)")

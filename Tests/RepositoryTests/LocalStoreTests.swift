@@ -205,7 +205,7 @@ struct LocalStoreTests {
   @Test func aValueThatNoLongerDecodesIsRemovedWithALogLine() {
     let store = MemoryLocalStore()
     let sink = MemoryLogSink()
-    let logger = Logger(category: "LocalStore", sink: sink)
+    let logger = Logger(category: "LocalStore", sink: sink, minimumLevel: .trace)
     store.write("projects", Data(#"{"old": "secret title"}"#.utf8))
     #expect(store.value([Int].self, forKey: "projects", logger: logger) == nil)
     #expect(store.keys.isEmpty)

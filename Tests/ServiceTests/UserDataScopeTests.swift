@@ -125,23 +125,34 @@ struct UserDataScopeTests {
     #expect(folders(draftsRoot).isEmpty)
   }
 
-  /// What else the device keeps of a session (the app's log) is erased when the user signs
-  /// out, after a session the server ended too; not at a launch that starts signed out.
-  @Test func signingOutRunsTheSignOutHookOnly() {
+  /// What else the device keeps of a session (the app's log) is erased when its user leaves: a
+  /// sign-out (after a session the server ended too; not at a launch that starts signed out),
+  /// or another user's sign-in (after a session the server ended too); not when the same user
+  /// comes back.
+  @Test func theUserLeftHookRunsWhenTheUserLeavesOnly() {
     let session = Relay(SessionState.signedOut)
-    let erased = Mutex(0)
+    let left = Mutex(0)
     let scope = UserDataScope(
-      caches: [], sessionState: session, onSignOut: { erased.withLock { $0 += 1 } })
+      caches: [], sessionState: session, onUserLeft: { left.withLock { $0 += 1 } })
     defer { withExtendedLifetime(scope) {} }
+    func count() -> Int { left.withLock { $0 } }
     session.send(.signedOut)  // the launch: nobody was signed in
-    #expect(erased.withLock { $0 } == 0)
+    #expect(count() == 0)
     session.send(.signedIn(.alice))
     session.send(.signedOut)
-    #expect(erased.withLock { $0 } == 1)
+    #expect(count() == 1)
     session.send(.signedIn(.alice))
     session.send(.expired(reason: "revoked"))
-    #expect(erased.withLock { $0 } == 1)  // the server ended it: not the user leaving
+    session.send(.signedIn(.alice))  // she comes back: not a leaving
+    #expect(count() == 1)
+    session.send(.expired(reason: "revoked"))
     session.send(.signedOut)
-    #expect(erased.withLock { $0 } == 2)
+    #expect(count() == 2)
+    session.send(.signedIn(.alice))
+    session.send(.expired(reason: "revoked"))
+    session.send(.signedIn(Self.bob))  // another user after hers ended
+    #expect(count() == 3)
+    session.send(.signedIn(.alice))  // and another, with no sign-out between
+    #expect(count() == 4)
   }
 }

@@ -61,13 +61,15 @@ public struct StandardErrorLogSink: LogSink {
 /// Apple platforms would log through `os.Logger` with a ``LogSink`` of its own.
 public final class FileLogSink: LogSink {
   /// How large the file grows before it is moved to `<name>.1` (replacing the one moved
-  /// before) and a new one is begun: the log takes at most about twice this on disk.
+  /// before) and a new one is begun: the log takes at most about twice this on disk, however
+  /// many instances of the app write to it (each looks at the file's size, not at its own
+  /// writes).
   public let maximumSize: Int
   private let url: URL
-  /// The open file and how large it is (`nil`: not a regular file, such as a terminal given as
-  /// `--log-file`, which is neither narrowed nor moved). The lock keeps each line's bytes
-  /// together within this process.
-  private let state: Lock<(descriptor: Int32, size: Int?)>
+  /// The open file, and whether it is a regular file (a device given as `--log-file`, such as a
+  /// terminal or `/dev/null`, is never narrowed, moved or emptied). The lock keeps each line's
+  /// bytes together within this process.
+  private let state: Lock<(descriptor: Int32, isRegular: Bool)>
 
   /// The default ``maximumSize``: 4 MiB.
   public static let defaultMaximumSize = 4 << 20
@@ -84,48 +86,80 @@ public final class FileLogSink: LogSink {
     self.url = url
     self.maximumSize = max(1, maximumSize)
     let opened = try Self.openFile(url)
-    state = Lock((opened, Self.size(of: opened)))
+    state = Lock((opened, Self.size(of: opened) != nil))
   }
 
   deinit {
     state.withLock { _ = close($0.descriptor) }
   }
 
-  /// Appends `record` followed by a newline; first moves a full file to `<name>.1`.
+  /// Appends `record` followed by a newline to the file at the path (opened again if another
+  /// instance has moved it or erased the log); first moves a full file to `<name>.1`.
   public func write(_ record: LogRecord) {
     let line = Array((record.description + "\n").utf8)
     state.withLock { state in
-      if let size = state.size, size > 0, size + line.count > maximumSize { rotate(&state) }
-      if writeFully(to: state.descriptor, line), let size = state.size {
-        state.size = size + line.count
+      if state.isRegular {
+        // Another instance may have moved the file or erased the log since the last line.
+        if !isOpen(state.descriptor), let reopened = try? Self.openFile(url) {
+          _ = close(state.descriptor)
+          state.descriptor = reopened
+        }
+        if let size = Self.size(of: state.descriptor), size > 0, size + line.count > maximumSize {
+          rotate(&state)
+        }
+      }
+      _ = writeFully(to: state.descriptor, line)
+    }
+  }
+
+  /// Empties the log and removes `<name>.1`: its user left (signed out, or another signed in),
+  /// and the record of what the app did in their session goes with their data. With
+  /// `--log-file`, that is the file given.
+  public func erase() {
+    state.withLock { state in
+      guard state.isRegular else { return }
+      Self.withFileLock(state.descriptor) {
+        _ = unlink(url.path + ".1")
+        // The file at the path, which another instance may have begun since this one opened
+        // its own (then moved to `.1`, just removed).
+        _ = truncate(url.path, 0)
+        if !isOpen(state.descriptor), let reopened = try? Self.openFile(url) {
+          _ = close(state.descriptor)
+          state.descriptor = reopened
+        }
       }
     }
   }
 
-  /// Empties the log and removes `<name>.1`: the user signed out, and the record of what the
-  /// app did in their session goes with their data.
-  public func erase() {
-    state.withLock { state in
-      guard state.size != nil else { return }
-      _ = ftruncate(state.descriptor, 0)
-      state.size = 0
-      _ = unlink(url.path + ".1")
-    }
-  }
-
   /// Moves the full file to `<name>.1` and opens a new one; if another instance sharing the
-  /// file has moved it already, only opens the new one.
-  private func rotate(_ state: inout (descriptor: Int32, size: Int?)) {
-    var onDisk = stat()
-    var held = stat()
-    let isStillTheFile =
-      stat(url.path, &onDisk) == 0 && fstat(state.descriptor, &held) == 0
-      && onDisk.st_ino == held.st_ino && onDisk.st_dev == held.st_dev
-    if isStillTheFile { _ = rename(url.path, url.path + ".1") }
+  /// file has moved it already, only opens the new one. The check and the move are made under
+  /// a lock on the file, which every instance takes, so two never move it twice.
+  private func rotate(_ state: inout (descriptor: Int32, isRegular: Bool)) {
+    let descriptor = state.descriptor
+    Self.withFileLock(descriptor) {
+      if isOpen(descriptor) { _ = rename(url.path, url.path + ".1") }
+    }
     // If no new file can be opened, this one goes on (past the bound) rather than losing lines.
     guard let reopened = try? Self.openFile(url) else { return }
-    _ = close(state.descriptor)
-    state = (reopened, Self.size(of: reopened))
+    _ = close(descriptor)
+    state.descriptor = reopened
+  }
+
+  /// Whether `descriptor` is the file at the path (not one moved to `.1` or removed since).
+  private func isOpen(_ descriptor: Int32) -> Bool {
+    var onDisk = stat()
+    var held = stat()
+    return stat(url.path, &onDisk) == 0 && fstat(descriptor, &held) == 0
+      && onDisk.st_ino == held.st_ino && onDisk.st_dev == held.st_dev
+  }
+
+  /// Runs `body` holding an exclusive `flock` on the open file (instances of the app sharing it
+  /// take turns); runs it anyway if the lock cannot be had.
+  private static func withFileLock(_ descriptor: Int32, _ body: () -> Void) {
+    var locked = flock(descriptor, LOCK_EX)
+    while locked != 0 && errno == EINTR { locked = flock(descriptor, LOCK_EX) }
+    body()
+    if locked == 0 { _ = flock(descriptor, LOCK_UN) }
   }
 
   private static func openFile(_ url: URL) throws -> Int32 {

@@ -4,7 +4,8 @@ import TrellisCore
 extension LocalStore {
   /// The value kept under `key`, decoded as `type`, with when it was stored; `nil` when none is
   /// kept, or when what is kept no longer decodes (an older model, another version's): it is
-  /// removed, and `logger` says so (the key and the type, never the content).
+  /// removed, and `logger` says so (the key and the type, never the content: keep what the
+  /// user typed out of keys).
   public func value<Value: Decodable & Sendable>(
     _ type: Value.Type, forKey key: String,
     logger: Logger = Logger(category: "LocalStore")

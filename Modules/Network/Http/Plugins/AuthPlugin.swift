@@ -40,7 +40,10 @@ public struct AuthPlugin: HTTPPlugin {
   /// Origins besides the requester's own that receive the token.
   public let allowedOrigins: Set<HTTPOrigin>
 
-  /// Creates the plugin for `source` (FLo: `AuthPlugin(authService:)`).
+  /// Creates the plugin for `source` (FLo: `AuthPlugin(authService:)`). Give every requester
+  /// of a token source the same plugin: it knows which token was refreshed from which, and
+  /// takes a token it did not refresh for another session's (a request made with the old one
+  /// then fails with `.authentication(.sessionChanged)` instead of being sent with it).
   ///
   /// - Parameters:
   ///   - allowedOrigins: Servers besides the requester's base URL that may receive the token
@@ -81,6 +84,14 @@ public struct AuthPlugin: HTTPPlugin {
         .untrustedOrigin(HTTPOrigin(request.url)?.description ?? "an invalid URL"))
     }
     guard var token = source.currentAccessToken else { throw .authentication(.notSignedIn) }
+    // A retry (a 5xx, a timeout) is prepared again after its wait: if the session changed
+    // meanwhile, this request was made for the session before and must not go with the new
+    // user's token (checked before any refresh, which would be made for the new session).
+    if let sent = Self.bearerToken(of: context.previousRequest),
+      !refresher.continuesSession(token.value, from: sent)
+    {
+      throw .authentication(.sessionChanged)
+    }
     if token.expires(within: leeway, of: now()) {
       do {
         token = try await refresher.freshToken(replacing: token.value, cause: .expiring)
@@ -90,14 +101,6 @@ public struct AuthPlugin: HTTPPlugin {
           !token.hasExpired(at: now())
         else { throw error }
       }
-    }
-    // A retry (a 5xx, a timeout) is prepared again after its wait: if the session changed
-    // meanwhile, this request was made for the session before and must not go with the new
-    // user's token.
-    if let sent = Self.bearerToken(of: context.previousRequest),
-      !refresher.continuesSession(token.value, from: sent)
-    {
-      throw .authentication(.sessionChanged)
     }
     var request = request
     request.headers["Authorization"] = "Bearer \(token.value)"
