@@ -101,8 +101,11 @@ extension TaskServiceImpl {
   /// Sends the outbox's changes in order, one at a time, until it is empty or the server
   /// cannot be reached (the rest wait for the next send), in the session `mark` names (taken
   /// before `outbox` was pinned). What became of each change whose caller waits is recorded in
-  /// ``awaited``. Each answer is applied only in that session.
-  func sendWaiting(_ outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark) async {
+  /// ``awaited``. Each answer is applied only in that session. `drafts` are that user's drafts
+  /// (pinned with the outbox), where a refused new task's text is kept.
+  func sendWaiting(
+    _ outbox: Outbox<TaskWrite>, drafts: (any DraftService)?, mark: SessionGeneration.Mark
+  ) async {
     defer { publishPending(in: mark) }
     // Each change is sent at most a few times here (a conflict resolved is sent again, once).
     var sends = 0
@@ -161,7 +164,9 @@ extension TaskServiceImpl {
           scheduleRetry()
           return
         }
-        guard let renewed = await resolveConflict(entry, outbox: outbox, mark: mark) else {
+        guard
+          let renewed = await resolveConflict(entry, outbox: outbox, drafts: drafts, mark: mark)
+        else {
           return
         }
         resolved.insert(renewed)
@@ -169,7 +174,7 @@ extension TaskServiceImpl {
         // A refused creation leaves with its later changes once its text is kept (a quit in
         // between must not lose both).
         if !Self.isCreation(entry.change) { outbox.remove(entry.id) }
-        await applyRefused(entry, error: error, outbox: outbox, mark: mark)
+        await applyRefused(entry, error: error, outbox: outbox, drafts: drafts, mark: mark)
         record(.refused(error), for: entry.id)
       }
       publishPending(in: mark)
@@ -268,7 +273,7 @@ extension TaskServiceImpl {
   /// error it throws says so).
   private func applyRefused(
     _ entry: Outbox<TaskWrite>.Entry, error: RepositoryError, outbox: Outbox<TaskWrite>,
-    mark: SessionGeneration.Mark
+    drafts: (any DraftService)?, mark: SessionGeneration.Mark
   ) async {
     let reason = ServiceError(error).message
     // Its caller is told by the error it throws (and keeps the form).
@@ -286,7 +291,7 @@ extension TaskServiceImpl {
             projectID: projectID, title: task.title, body: task.body,
             milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs,
             attachmentIDs: task.attachmentIDs),
-          in: mark)
+          into: drafts, in: mark)
       }
       // It leaves, and its later changes go with it.
       outbox.rewrite { $0.change.taskID == temporaryID ? nil : $0.change }
@@ -331,14 +336,15 @@ extension TaskServiceImpl {
   /// renewed entry's, or the old one when it is done with), or `nil` when sending must stop
   /// (the task could not be read: offline).
   private func resolveConflict(
-    _ entry: Outbox<TaskWrite>.Entry, outbox: Outbox<TaskWrite>, mark: SessionGeneration.Mark
+    _ entry: Outbox<TaskWrite>.Entry, outbox: Outbox<TaskWrite>, drafts: (any DraftService)?,
+    mark: SessionGeneration.Mark
   ) async -> String? {
     guard case .update(let id, let projectID, let change, let base, _) = entry.change else {
       // Only a change names a version; a refusal all the same (a creation leaves in
       // `applyRefused`, once its text is kept).
       if !Self.isCreation(entry.change) { outbox.remove(entry.id) }
       let error = RepositoryError.server(status: 412, "The server refused it as out of date.")
-      await applyRefused(entry, error: error, outbox: outbox, mark: mark)
+      await applyRefused(entry, error: error, outbox: outbox, drafts: drafts, mark: mark)
       record(.refused(error), for: entry.id)
       return entry.id
     }
@@ -348,7 +354,8 @@ extension TaskServiceImpl {
     } catch .notFound(let message) {
       guard session.isCurrent(mark) else { return nil }
       outbox.remove(entry.id)
-      await applyRefused(entry, error: .notFound(message), outbox: outbox, mark: mark)
+      await applyRefused(
+        entry, error: .notFound(message), outbox: outbox, drafts: drafts, mark: mark)
       record(.refused(.notFound(message)), for: entry.id)
       return entry.id
     } catch {

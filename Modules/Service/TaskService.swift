@@ -228,7 +228,10 @@ public final class TaskServiceImpl: TaskService {
     await sends.run { [self] in
       // The session first, then its user's outbox: never one user's outbox in another's.
       let mark = session.mark
-      await sendWaiting(outbox.pinned(), mark: mark)
+      // Its user's drafts too: a refused new task's text goes there, even if the server ends
+      // the session meanwhile (the drafts are then set aside for that user before this
+      // service hears of it).
+      await sendWaiting(outbox.pinned(), drafts: drafts?.pinned(), mark: mark)
     }
   }
 
@@ -254,13 +257,15 @@ public final class TaskServiceImpl: TaskService {
   /// The most refused new tasks kept as drafts (the oldest go first).
   public static let returnedDraftLimit = 20
 
-  /// Keeps `draft` (a new task the server refused) for the task form, if the session is
-  /// still the one `mark` names; written at once.
-  func keepReturned(_ draft: TaskDraft, in mark: SessionGeneration.Mark) {
+  /// Keeps `draft` (a new task the server refused) for the task form in `drafts` (the drafts
+  /// of the user the outbox is sending for), if the session is still the one `mark` names;
+  /// written at once.
+  func keepReturned(
+    _ draft: TaskDraft, into drafts: (any DraftService)?, in mark: SessionGeneration.Mark
+  ) {
     guard let drafts else { return }
     returning.withLock { _ in
-      // Kept for the user of `mark` only (the drafts service keeps it in the store of the user
-      // signed in when it is given).
+      // Kept for the user of `mark` only (in the store of the user they were pinned for).
       let isKept = session.ifCurrent(mark) {
         var kept = drafts.draft([TaskDraft].self, for: Self.returnedDraftsKey) ?? []
         kept.append(draft)

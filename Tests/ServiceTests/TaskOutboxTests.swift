@@ -26,6 +26,8 @@ private final class MemoryTaskServer: TaskRepo {
   }
 
   let state = Mutex(State())
+  /// Runs as each write arrives, before it is answered.
+  let onWrite = Mutex<(@Sendable () -> Void)?>(nil)
 
   init(tasks: [TaskModel]) {
     state.withLock { state in
@@ -57,6 +59,7 @@ private final class MemoryTaskServer: TaskRepo {
   func send(_ write: TaskWrite, idempotencyKey: String) async throws(RepositoryError)
     -> TaskModel?
   {
+    onWrite.withLock { $0 }?()
     let result = state.withLock { state -> Result<TaskModel?, RepositoryError> in
       if state.network == .down { return .failure(.offline("The server cannot be reached.")) }
       let answer: Result<TaskModel?, RepositoryError>
@@ -427,6 +430,38 @@ struct TaskOutboxTests {
       service.takeReturnedDraft()
         == TaskDraft(projectID: 3, title: "Not here", body: "typed"))
     #expect(service.takeReturnedDraft() == nil)
+  }
+
+  /// The server ends the session as it refuses a new task made offline: the data scope sets the
+  /// user's drafts aside before this service hears of the session's end, so a draft kept
+  /// through the drafts service as it is now would go nowhere while the outbox drops the
+  /// creation. The text is kept in the drafts of the user the outbox was sending for, and the
+  /// task form opens with it when she signs in again.
+  @Test func aRefusedNewTasksTextIsKeptWhenTheSessionEndsAsItIsRefused() async throws {
+    let server = MemoryTaskServer(tasks: [])
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("trellis-outbox-drafts-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let drafts = UserLocalStore(root: root)
+    drafts.setUser(1)
+    let session = Relay(SessionState.signedIn(.alice))
+    let service = TaskServiceImpl(
+      projectRepo: FakeProjectRepo(), taskRepo: server, sessionState: session,
+      outbox: Outbox(store: drafts, name: "tasks"), notices: NoticeBoard(),
+      drafts: DraftServiceImpl(store: drafts))
+    server.set(.down)
+    _ = try await service.createTask(TaskDraft(projectID: 3, title: "Not here", body: "typed"))
+    #expect(service.pending.value.count == 1)
+    server.set(.up)
+    server.onWrite.withLock { $0 = { drafts.setAside() } }
+    await service.sendPendingChanges()  // refused: "Viewers cannot create tasks"
+    session.send(.expired(reason: "Your session has ended. Sign in again."))
+    server.onWrite.withLock { $0 = nil }
+    drafts.setUser(1)
+    session.send(.signedIn(.alice))
+    #expect(
+      service.takeReturnedDraft() == TaskDraft(projectID: 3, title: "Not here", body: "typed"))
+    #expect(server.writes.isEmpty)
   }
 
   /// One user's waiting changes are never sent in another's session: the outbox lives in the
