@@ -472,6 +472,49 @@ struct FileSessionStoreTests {
     #expect(try store.load() == nil)
   }
 
+  /// The file records its format; a file saved before it was recorded (no `format`) reads as
+  /// before.
+  @Test func theFileRecordsItsFormatAndAFileWithoutOneStillReads() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let store = FileSessionStore(fileURL: directory.url.appendingPathComponent("session.json"))
+    try store.save(session)
+    let saved = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any])
+    #expect(saved["format"] as? Int == 1)
+    #expect(saved["refreshToken"] as? String == "rt-1")
+    var older = saved
+    older["format"] = nil
+    try JSONSerialization.data(withJSONObject: older).write(to: store.fileURL)
+    #expect(try store.load() == session)
+  }
+
+  /// A file a newer version of the app saved (a later format) is neither read nor removed: the
+  /// app starts signed out and its log says why; a sign-in here saves over it.
+  @Test func aFileOfANewerFormatIsKeptAndASignInSavesOverIt() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let file = directory.url.appendingPathComponent("session.json")
+    try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+    let newer = Data(#"{"format": 2, "tokens": {"access": "at-9"}, "user": {"id": 1}}"#.utf8)
+    try newer.write(to: file)
+    let store = FileSessionStore(fileURL: file)
+    #expect {
+      try store.load()
+    } throws: { error in
+      guard case .io(let reason) = error as? SessionStoreError else { return false }
+      return reason.contains("newer version of the app (format 2")
+    }
+    let sink = MemoryLogSink()
+    let service = AuthServiceImpl(
+      repo: FakeAuthRepo(), store: store, logger: Logger(category: "AuthService", sink: sink))
+    #expect(await service.restoreSession() == .signedOut)
+    #expect(try Data(contentsOf: file) == newer)  // kept for the newer version
+    #expect(sink.records.contains { $0.message.contains("saved by a newer version") })
+    _ = try await service.login(username: "alice", password: "alice1234")
+    #expect(try store.load()?.user == User(.alice))
+  }
+
   // The XDG rule is Linux's; on Apple platforms the data directory is Application Support.
   @Test(.enabled(if: !isApplePlatform)) func followsXDGDataHomeThenHome() {
     let xdg = FileSessionStore(

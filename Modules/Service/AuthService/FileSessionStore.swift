@@ -19,6 +19,11 @@ import TrellisRepository
 /// - Atomic and durable: a write goes to a temporary file in the same directory, is synced,
 ///   renamed over the old one, and the directory is synced, so a crash leaves the old session
 ///   or the new one, never half of one.
+/// - Versioned: the file records its format (`"format": 1`; a file without it is the same
+///   format, saved before it was recorded). A file of a later format, saved by a newer version
+///   of the app, is not read and not removed: ``load()`` reports it as
+///   ``SessionStoreError/io(_:)`` (the app starts signed out and says why in its log), and a
+///   sign-in here saves over it.
 /// - Careful with errors: only a file that does not decode as a session is reported
 ///   ``SessionStoreError/corrupt(_:)`` (and may be discarded); a file that cannot be read (no
 ///   permission, an I/O error, too many open files) is ``SessionStoreError/io(_:)`` and is
@@ -33,6 +38,8 @@ public struct FileSessionStore: SessionStore {
   public let fileURL: URL
   /// The largest session file read; a bigger one is not a session.
   static let maximumFileSize = 1024 * 1024
+  /// The format of the files this version saves.
+  static let format = 1
   /// How long ``update(_:)`` waits for another instance's lock.
   static let lockTimeout: Duration = .seconds(2)
   /// How long ``coordinatingRefresh(_:)`` waits for another instance's refresh: longer than
@@ -90,8 +97,42 @@ public struct FileSessionStore: SessionStore {
   /// interrupted by a crash left behind (they hold tokens).
   ///
   /// - Throws: ``SessionStoreError/io(_:)`` when the file exists but cannot be read (it is
-  ///   left in place), ``SessionStoreError/corrupt(_:)`` when it is not a saved session.
+  ///   left in place) or was saved by a newer version of the app (kept for it),
+  ///   ``SessionStoreError/corrupt(_:)`` when it is not a saved session.
   public func load() throws(SessionStoreError) -> Session? {
+    switch try read() {
+    case .session(let session): return session
+    case .newerFormat(let format):
+      throw .io(
+        "\(fileURL.path) was saved by a newer version of the app (format \(format), this one "
+          + "reads \(Self.format)); it is kept for that version")
+    }
+  }
+
+  /// What the file holds.
+  private enum Contents {
+    /// A session of this format (`nil`: no file).
+    case session(Session?)
+    /// A file of a later format than this version reads.
+    case newerFormat(Int)
+  }
+
+  /// The file's `format`, alone: read before the session, which a later format may change.
+  private struct FormatMark: Codable {
+    var format: Int?
+  }
+
+  /// A session and the format it is saved in, as one JSON object.
+  private struct Saved: Encodable {
+    var session: Session
+
+    func encode(to encoder: any Encoder) throws {
+      try session.encode(to: encoder)
+      try FormatMark(format: FileSessionStore.format).encode(to: encoder)
+    }
+  }
+
+  private func read() throws(SessionStoreError) -> Contents {
     removeLeftoverTemporaryFiles()
     let data: Data?
     do {
@@ -100,9 +141,14 @@ public struct FileSessionStore: SessionStore {
       guard error.isCorrupt else { throw .io(error.reason) }
       throw .corrupt("\(fileURL.path) is larger than a saved session can be")
     }
-    guard let data else { return nil }
+    guard let data else { return .session(nil) }
+    if let format = (try? Self.decoder.decode(FormatMark.self, from: data))?.format,
+      format > Self.format
+    {
+      return .newerFormat(format)
+    }
     do {
-      return try Self.decoder.decode(Session.self, from: data)
+      return .session(try Self.decoder.decode(Session.self, from: data))
     } catch {
       throw .corrupt("\(fileURL.path) is not a saved session (\(error))")
     }
@@ -112,7 +158,7 @@ public struct FileSessionStore: SessionStore {
   public func save(_ session: Session) throws(SessionStoreError) {
     let data: Data
     do {
-      data = try Self.encoder.encode(session)
+      data = try Self.encoder.encode(Saved(session: session))
     } catch {
       throw .io("cannot encode the session: \(error)")
     }
@@ -134,7 +180,8 @@ public struct FileSessionStore: SessionStore {
   }
 
   /// Reads the saved session and applies `change` to it under an exclusive lock shared with
-  /// every other instance of the app; a file that does not decode reads as `nil`.
+  /// every other instance of the app; a file that does not decode, or that a newer version of
+  /// the app saved, reads as `nil`.
   ///
   /// - Throws: ``SessionStoreError/io(_:)`` when the lock is not granted within two seconds
   ///   or the file cannot be read or written.
@@ -154,7 +201,7 @@ public struct FileSessionStore: SessionStore {
     }
     let current: Session?
     do {
-      current = try load()
+      if case .session(let session) = try read() { current = session } else { current = nil }
     } catch {
       guard case .corrupt = error else { throw error }
       current = nil
