@@ -291,7 +291,7 @@ extension TaskServiceImpl {
             projectID: projectID, title: task.title, body: task.body,
             milestoneID: task.milestoneID, tagIDs: task.tagIDs, assigneeIDs: task.assigneeIDs,
             attachmentIDs: task.attachmentIDs),
-          into: drafts, in: mark)
+          into: drafts)
       }
       // It leaves, and its later changes go with it.
       outbox.rewrite { $0.change.taskID == temporaryID ? nil : $0.change }

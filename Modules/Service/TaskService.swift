@@ -257,21 +257,17 @@ public final class TaskServiceImpl: TaskService {
   /// The most refused new tasks kept as drafts (the oldest go first).
   public static let returnedDraftLimit = 20
 
-  /// Keeps `draft` (a new task the server refused) for the task form in `drafts` (the drafts
-  /// of the user the outbox is sending for), if the session is still the one `mark` names;
-  /// written at once.
-  func keepReturned(
-    _ draft: TaskDraft, into drafts: (any DraftService)?, in mark: SessionGeneration.Mark
-  ) {
+  /// Keeps `draft` (a new task the server refused) for the task form in `drafts`, the drafts
+  /// of the user the outbox is sending for (pinned with it: whatever the session does
+  /// meanwhile, the text goes where the outbox drops the creation, or nowhere if that user's
+  /// data is gone); written at once.
+  func keepReturned(_ draft: TaskDraft, into drafts: (any DraftService)?) {
     guard let drafts else { return }
     returning.withLock { _ in
-      // Kept for the user of `mark` only (in the store of the user they were pinned for).
-      let isKept = session.ifCurrent(mark) {
-        var kept = drafts.draft([TaskDraft].self, for: Self.returnedDraftsKey) ?? []
-        kept.append(draft)
-        drafts.keep(Array(kept.suffix(Self.returnedDraftLimit)), for: Self.returnedDraftsKey)
-      }
-      if isKept { drafts.flush() }
+      var kept = drafts.draft([TaskDraft].self, for: Self.returnedDraftsKey) ?? []
+      kept.append(draft)
+      drafts.keep(Array(kept.suffix(Self.returnedDraftLimit)), for: Self.returnedDraftsKey)
+      drafts.flush()
     }
   }
 

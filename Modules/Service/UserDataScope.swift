@@ -32,24 +32,34 @@ public final class UserDataScope: Sendable {
   /// `onUserLeft` runs after the stores are erased for a user who left: a sign-out (not at a
   /// launch that starts signed out), or another user's sign-in after theirs (with or without a
   /// session the server ended in between). It is for what else the device keeps of a session,
-  /// such as the app's log file (``TrellisCore/FileLogSink/erase()``); a user who signs in again
-  /// after the server ended their own session finds it.
+  /// such as the app's log file (``TrellisCore/FileLogSink/erase()``). Whose that is after a
+  /// launch that started signed out is not known (the last user's session may have ended in a
+  /// run before), so the first sign-in then runs it too; a restored session (the last user
+  /// signed in, who saved it) does not, nor does a user signing in again after the server ended
+  /// their own session in this run.
   public init(
     caches: [UserLocalStore], drafts: [UserLocalStore] = [], sessionState: Relay<SessionState>,
     onUserLeft: @escaping @Sendable () -> Void = {}
   ) {
-    // The last state, and the last user signed in (kept past a session the server ended).
-    let last = Lock((state: sessionState.value, user: sessionState.value.user?.id))
+    let last = Lock(
+      (
+        state: sessionState.value,
+        user: sessionState.value.user.map { LastUser.user($0.id) } ?? .notYetKnown
+      ))
     let stores = caches + drafts
     observation = sessionState.observe { state in
       let (previous, previousUser) = last.withLock { last in
-        defer { last = (state, state.user?.id ?? (state == .signedOut ? nil : last.user)) }
+        defer { last = (state, Self.lastUser(after: state, previous: last.state, was: last.user)) }
         return last
       }
       switch state {
       case .signedIn(let user):
         for store in stores { store.setUser(user.id) }
-        if let previousUser, previousUser != user.id { onUserLeft() }
+        switch previousUser {
+        case .unknown: onUserLeft()
+        case .user(let id) where id != user.id: onUserLeft()
+        case .notYetKnown, .user, .nobody: break
+        }
       case .expired:
         for store in caches { store.setUser(nil) }
         for store in drafts { store.setAside() }
@@ -64,6 +74,30 @@ public final class UserDataScope: Sendable {
     }
     if let user = sessionState.value.user {
       for store in stores { store.setUser(user.id) }
+    }
+  }
+
+  /// Who the device's data (the log) last belonged to.
+  private enum LastUser: Equatable, Sendable {
+    /// Nothing published yet: the launch.
+    case notYetKnown
+    /// The launch started signed out: someone from a run before, perhaps.
+    case unknown
+    /// Nobody: the last user signed out in this run (their data went).
+    case nobody
+    /// This user (kept past a session the server ended).
+    case user(Int)
+  }
+
+  private static func lastUser(after state: SessionState, previous: SessionState, was: LastUser)
+    -> LastUser
+  {
+    switch state {
+    case .signedIn(let user): return .user(user.id)
+    case .expired: return was
+    case .signedOut:
+      if case .signedOut = previous { return was == .notYetKnown ? .unknown : was }
+      return .nobody
     }
   }
 }

@@ -139,10 +139,11 @@ struct LoggerTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let url = directory.appendingPathComponent("pipe")
     try #require(mkfifo(url.path, 0o644) == 0)
+    try #require(chmod(url.path, 0o644) == 0)  // whatever the umask
     // A reader first, so that opening the pipe for writing does not wait for one.
     let reader = open(url.path, O_RDONLY | O_NONBLOCK)
     try #require(reader >= 0)
-    defer { close(reader) }
+    defer { _ = close(reader) }
     let sink = try FileLogSink(url: url, maximumSize: 10)
     for index in 0..<5 {
       sink.write(LogRecord(level: .info, category: "App", message: "line \(index)"))

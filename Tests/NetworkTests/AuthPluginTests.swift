@@ -496,4 +496,28 @@ struct AuthPluginOfflineTests {
     #expect(seen.values == ["1:token-1", "2:token-1", "2:token-2", "1:token-2"])
     #expect(source.refreshes == 1)
   }
+
+  /// The same, when the new session's token is about to expire: the stale retry fails before
+  /// it refreshes anything (a refresh would be made for the new session, not this request's).
+  @Test func aStaleRetryRefreshesNothing() async throws {
+    let source = FakeTokenSource(token: freshToken("token-1"))
+    let sequence = StatusSequence([.status(503), .json(Item(id: 1, name: "ok"))])
+    let router = Router()
+    router.get("/items/:id") { _ in sequence.next() }
+    try await withServer(router) { _ in
+      var configuration = HTTPRequester<TestAPI>.Configuration()
+      configuration.sleep = { _ in
+        source.setToken(AccessToken(value: "bob-1", expiresAt: Date().addingTimeInterval(5)))
+      }
+      let requester = HTTPRequester<TestAPI>(
+        baseURL: TestAPI.serverURL, transport: URLSessionTransport(),
+        plugins: [AuthPlugin(source: source, leeway: .seconds(10)), RetryPlugin()],
+        configuration: configuration)
+      await #expect(throws: HTTPError.authentication(.sessionChanged)) {
+        try await requester.request(.item(id: 1))
+      }
+    }
+    #expect(source.refreshes == 0)
+    #expect(sequence.callCount == 1)
+  }
 }

@@ -489,9 +489,10 @@ struct FileSessionStoreTests {
     #expect(try store.load() == session)
   }
 
-  /// A file a newer version of the app saved (a later format) is neither read nor removed: the
-  /// app starts signed out and its log says why; a sign-in here saves over it.
-  @Test func aFileOfANewerFormatIsKeptAndASignInSavesOverIt() async throws {
+  /// A file a newer version of the app saved (a later format) is never read, replaced or
+  /// removed: the app starts signed out and its log says why; a sign-in here, its refresh and
+  /// its sign-out last until the app quits and leave the file as it is.
+  @Test func aFileOfANewerFormatIsNeverReadReplacedOrRemoved() async throws {
     let directory = TemporaryDirectory()
     defer { directory.cleanUp() }
     let file = directory.url.appendingPathComponent("session.json")
@@ -512,7 +513,12 @@ struct FileSessionStoreTests {
     #expect(try Data(contentsOf: file) == newer)  // kept for the newer version
     #expect(sink.records.contains { $0.message.contains("saved by a newer version") })
     _ = try await service.login(username: "alice", password: "alice1234")
-    #expect(try store.load()?.user == User(.alice))
+    #expect(service.sessionState.value == .signedIn(User(.alice)))
+    _ = try await service.refreshAccessToken()
+    #expect(try Data(contentsOf: file) == newer)
+    await service.logout()
+    #expect(try Data(contentsOf: file) == newer)
+    #expect(sink.records.contains { $0.message.contains("could not be updated") })
   }
 
   // The XDG rule is Linux's; on Apple platforms the data directory is Application Support.

@@ -111,5 +111,12 @@ struct DraftServiceTests {
     #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Bob's, pending"))
     drafts.flush()
     #expect(store.value(Note.self, forKey: "draft.rename")?.value == Note(text: "Bob's, pending"))
+    // Nor does a keep through it replace his pending draft of the same key.
+    drafts.keep(Note(text: "Bob's, pending again"), for: "draft.rename")
+    saving.keep(Note(text: "Alice's, late"), for: "draft.rename")
+    #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Bob's, pending again"))
+    drafts.flush()
+    #expect(
+      store.value(Note.self, forKey: "draft.rename")?.value == Note(text: "Bob's, pending again"))
   }
 }

@@ -126,9 +126,8 @@ struct UserDataScopeTests {
   }
 
   /// What else the device keeps of a session (the app's log) is erased when its user leaves: a
-  /// sign-out (after a session the server ended too; not at a launch that starts signed out),
-  /// or another user's sign-in (after a session the server ended too); not when the same user
-  /// comes back.
+  /// sign-out (after a session the server ended too), or another user's sign-in (after a
+  /// session the server ended too); not when the same user comes back in the run.
   @Test func theUserLeftHookRunsWhenTheUserLeavesOnly() {
     let session = Relay(SessionState.signedOut)
     let left = Mutex(0)
@@ -136,12 +135,11 @@ struct UserDataScopeTests {
       caches: [], sessionState: session, onUserLeft: { left.withLock { $0 += 1 } })
     defer { withExtendedLifetime(scope) {} }
     func count() -> Int { left.withLock { $0 } }
-    session.send(.signedOut)  // the launch: nobody was signed in
+    session.send(.signedIn(.alice))  // a restored session: hers
     #expect(count() == 0)
-    session.send(.signedIn(.alice))
     session.send(.signedOut)
     #expect(count() == 1)
-    session.send(.signedIn(.alice))
+    session.send(.signedIn(.alice))  // after a sign-out in this run: nothing of anyone's left
     session.send(.expired(reason: "revoked"))
     session.send(.signedIn(.alice))  // she comes back: not a leaving
     #expect(count() == 1)
@@ -154,5 +152,19 @@ struct UserDataScopeTests {
     #expect(count() == 3)
     session.send(.signedIn(.alice))  // and another, with no sign-out between
     #expect(count() == 4)
+  }
+
+  /// After a launch that started signed out, whose the log is is not known (the last user's
+  /// session may have ended in a run before): the first sign-in empties it.
+  @Test func theFirstSignInAfterALaunchSignedOutRunsTheHook() {
+    let session = Relay(SessionState.signedOut)
+    let left = Mutex(0)
+    let scope = UserDataScope(
+      caches: [], sessionState: session, onUserLeft: { left.withLock { $0 += 1 } })
+    defer { withExtendedLifetime(scope) {} }
+    session.send(.signedOut)  // the launch found no session
+    #expect(left.withLock { $0 } == 0)
+    session.send(.signedIn(Self.bob))
+    #expect(left.withLock { $0 } == 1)
   }
 }

@@ -118,15 +118,15 @@ public final class FileLogSink: LogSink {
   public func erase() {
     state.withLock { state in
       guard state.isRegular else { return }
+      // The file at the path first (another instance may have begun it since this one opened
+      // its own), then its lock, which an instance moving it to `.1` takes too.
+      if !isOpen(state.descriptor), let reopened = try? Self.openFile(url) {
+        _ = close(state.descriptor)
+        state.descriptor = reopened
+      }
       Self.withFileLock(state.descriptor) {
         _ = unlink(url.path + ".1")
-        // The file at the path, which another instance may have begun since this one opened
-        // its own (then moved to `.1`, just removed).
         _ = truncate(url.path, 0)
-        if !isOpen(state.descriptor), let reopened = try? Self.openFile(url) {
-          _ = close(state.descriptor)
-          state.descriptor = reopened
-        }
       }
     }
   }

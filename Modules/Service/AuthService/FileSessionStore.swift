@@ -21,9 +21,9 @@ import TrellisRepository
 ///   or the new one, never half of one.
 /// - Versioned: the file records its format (`"format": 1`; a file without it is the same
 ///   format, saved before it was recorded). A file of a later format, saved by a newer version
-///   of the app, is not read and not removed: ``load()`` reports it as
-///   ``SessionStoreError/io(_:)`` (the app starts signed out and says why in its log), and a
-///   sign-in here saves over it.
+///   of the app, is never read, replaced or removed: ``load()`` and ``update(_:)`` report it as
+///   ``SessionStoreError/io(_:)`` (the app starts signed out and says why in its log; a
+///   session begun here lasts until it quits).
 /// - Careful with errors: only a file that does not decode as a session is reported
 ///   ``SessionStoreError/corrupt(_:)`` (and may be discarded); a file that cannot be read (no
 ///   permission, an I/O error, too many open files) is ``SessionStoreError/io(_:)`` and is
@@ -180,11 +180,11 @@ public struct FileSessionStore: SessionStore {
   }
 
   /// Reads the saved session and applies `change` to it under an exclusive lock shared with
-  /// every other instance of the app; a file that does not decode, or that a newer version of
-  /// the app saved, reads as `nil`.
+  /// every other instance of the app; a file that does not decode reads as `nil`.
   ///
-  /// - Throws: ``SessionStoreError/io(_:)`` when the lock is not granted within two seconds
-  ///   or the file cannot be read or written.
+  /// - Throws: ``SessionStoreError/io(_:)`` when the lock is not granted within two seconds,
+  ///   the file cannot be read or written, or a newer version of the app saved it (it is left
+  ///   as it is).
   public func update(_ change: (Session?) -> SessionChange) throws(SessionStoreError) {
     let directory = fileURL.deletingLastPathComponent()
     try Self.preparePrivateDirectory(directory)
@@ -201,7 +201,7 @@ public struct FileSessionStore: SessionStore {
     }
     let current: Session?
     do {
-      if case .session(let session) = try read() { current = session } else { current = nil }
+      current = try load()
     } catch {
       guard case .corrupt = error else { throw error }
       current = nil

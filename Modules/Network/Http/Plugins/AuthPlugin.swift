@@ -87,11 +87,7 @@ public struct AuthPlugin: HTTPPlugin {
     // A retry (a 5xx, a timeout) is prepared again after its wait: if the session changed
     // meanwhile, this request was made for the session before and must not go with the new
     // user's token (checked before any refresh, which would be made for the new session).
-    if let sent = Self.bearerToken(of: context.previousRequest),
-      !refresher.continuesSession(token.value, from: sent)
-    {
-      throw .authentication(.sessionChanged)
-    }
+    try requireSameSession(token, as: context)
     if token.expires(within: leeway, of: now()) {
       do {
         token = try await refresher.freshToken(replacing: token.value, cause: .expiring)
@@ -102,9 +98,22 @@ public struct AuthPlugin: HTTPPlugin {
         else { throw error }
       }
     }
+    // Again after a refresh ahead of expiry, which may have joined one made for another token.
+    try requireSameSession(token, as: context)
     var request = request
     request.headers["Authorization"] = "Bearer \(token.value)"
     return request
+  }
+
+  /// Throws `.authentication(.sessionChanged)` unless `token` is the one the previous attempt
+  /// of the call was sent with, or was refreshed from it.
+  private func requireSameSession(_ token: AccessToken, as context: HTTPCallContext)
+    throws(HTTPError)
+  {
+    guard let sent = Self.bearerToken(of: context.previousRequest) else { return }
+    guard refresher.continuesSession(token.value, from: sent) else {
+      throw .authentication(.sessionChanged)
+    }
   }
 
   /// The token a prepared request carries, if any.
