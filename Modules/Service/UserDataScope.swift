@@ -36,7 +36,11 @@ public final class UserDataScope: Sendable {
   /// launch that started signed out is not known (the last user's session may have ended in a
   /// run before), so the first sign-in then runs it too; a restored session (the last user
   /// signed in, who saved it) does not, nor does a user signing in again after the server ended
-  /// their own session in this run.
+  /// their own session in this run. This holds when the scope is made before the saved session
+  /// is restored, and the launch restores it (``AuthService/restoreSession()``): an app that
+  /// never restores takes its first sign-in for a restored session. A save of the session that
+  /// failed (a lock another instance held) or two copies of the app signed in as different
+  /// users on one log can leave a restored user with another's lines.
   public init(
     caches: [UserLocalStore], drafts: [UserLocalStore] = [], sessionState: Relay<SessionState>,
     onUserLeft: @escaping @Sendable () -> Void = {}

@@ -69,6 +69,11 @@ public protocol SessionStore: Sendable {
   /// `change` decides, as one step: another instance of the app sharing the store cannot
   /// write in between. The auth service uses it to save or remove a session only if the
   /// store still holds what it expects.
+  ///
+  /// - Throws: ``SessionStoreError/io(_:)`` when the store cannot be read, locked or written,
+  ///   or holds what this version must leave as it is (a newer version's session file): the
+  ///   change is not made, and the auth service logs it (the session then lasts until the app
+  ///   quits).
   func update(_ change: (Session?) -> SessionChange) throws(SessionStoreError)
 
   /// Runs `refresh` while no other instance of the app sharing this store runs its own, so
