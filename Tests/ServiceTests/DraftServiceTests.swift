@@ -50,22 +50,31 @@ struct DraftServiceTests {
     #expect(store.keys.isEmpty)
   }
 
-  /// A draft typed by a user who signs out before it is written is not shown to the next user
-  /// and not written into their data.
-  @Test func aDraftTypedBeforeASignOutNeverReachesTheNextUser() throws {
+  /// Runs `body` with a folder of users' drafts (removed after), Alice (user 1) signed in, and
+  /// a drafts service over it that writes only when flushed.
+  private func withAlicesDrafts(
+    _ body: (_ root: URL, _ store: UserLocalStore, _ drafts: DraftServiceImpl) throws -> Void
+  ) throws {
     let root = FileManager.default.temporaryDirectory
       .appendingPathComponent("trellis-drafts-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: root) }
     let store = UserLocalStore(root: root)
     store.setUser(1)
-    let drafts = DraftServiceImpl(store: store, delay: .seconds(3600))
-    drafts.keep(Note(text: "Alice's half-written task"), for: "draft.note")
-    store.setUser(nil)  // she signed out before it was written
-    store.setUser(2)  // Bob signs in
-    #expect(drafts.draft(Note.self, for: "draft.note") == nil)
-    drafts.flush()
-    #expect(store.read("draft.note") == nil)
-    #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("user-1").path))
+    try body(root, store, DraftServiceImpl(store: store, delay: .seconds(3600)))
+  }
+
+  /// A draft typed by a user who signs out before it is written is not shown to the next user
+  /// and not written into their data.
+  @Test func aDraftTypedBeforeASignOutNeverReachesTheNextUser() throws {
+    try withAlicesDrafts { root, store, drafts in
+      drafts.keep(Note(text: "Alice's half-written task"), for: "draft.note")
+      store.setUser(nil)  // she signed out before it was written
+      store.setUser(2)  // Bob signs in
+      #expect(drafts.draft(Note.self, for: "draft.note") == nil)
+      drafts.flush()
+      #expect(store.read("draft.note") == nil)
+      #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("user-1").path))
+    }
   }
 
   /// A save's discard after its `await` goes to the drafts of the user who saved. The server
@@ -73,50 +82,42 @@ struct DraftServiceTests {
   /// so it does not open again (and the task get made twice) when she signs in again; the
   /// service's own `discard` would have dropped nothing.
   @Test func aPinnedDiscardDropsTheDraftSetAsideDuringTheSave() throws {
-    let root = FileManager.default.temporaryDirectory
-      .appendingPathComponent("trellis-drafts-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = UserLocalStore(root: root)
-    store.setUser(1)
-    let drafts = DraftServiceImpl(store: store, delay: .seconds(3600))
-    drafts.keep(Note(text: "New task"), for: "draft.compose")
-    drafts.keep(Note(text: "Renamed"), for: "draft.rename")
-    drafts.flush()
-    let saving = drafts.pinned()  // as the save begins
-    store.setAside()  // the server ended her session while the task was being saved
-    saving.discard("draft.compose")
-    drafts.discard("draft.rename")  // not pinned: nobody is served, nothing dropped
-    store.setUser(1)  // she signs in again
-    #expect(drafts.draft(Note.self, for: "draft.compose") == nil)
-    #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Renamed"))
+    try withAlicesDrafts { root, store, drafts in
+      drafts.keep(Note(text: "New task"), for: "draft.compose")
+      drafts.keep(Note(text: "Renamed"), for: "draft.rename")
+      drafts.flush()
+      let saving = drafts.pinned()  // as the save begins
+      store.setAside()  // the server ended her session while the task was being saved
+      saving.discard("draft.compose")
+      drafts.discard("draft.rename")  // not pinned: nobody is served, nothing dropped
+      store.setUser(1)  // she signs in again
+      #expect(drafts.draft(Note.self, for: "draft.compose") == nil)
+      #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Renamed"))
+    }
   }
 
   /// Once another user has signed in, a discard pinned to the user before touches nothing of
   /// theirs, written or pending.
   @Test func aPinnedDiscardNeverDropsTheNextUsersDraft() throws {
-    let root = FileManager.default.temporaryDirectory
-      .appendingPathComponent("trellis-drafts-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = UserLocalStore(root: root)
-    store.setUser(1)
-    let drafts = DraftServiceImpl(store: store, delay: .seconds(3600))
-    let saving = drafts.pinned()  // Alice's save begins
-    store.setUser(2)  // Bob signs in before it ends
-    drafts.keep(Note(text: "Bob's, written"), for: "draft.compose")
-    drafts.flush()
-    drafts.keep(Note(text: "Bob's, pending"), for: "draft.rename")
-    saving.discard("draft.compose")
-    saving.discard("draft.rename")
-    #expect(drafts.draft(Note.self, for: "draft.compose") == Note(text: "Bob's, written"))
-    #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Bob's, pending"))
-    drafts.flush()
-    #expect(store.value(Note.self, forKey: "draft.rename")?.value == Note(text: "Bob's, pending"))
-    // Nor does a keep through it replace his pending draft of the same key.
-    drafts.keep(Note(text: "Bob's, pending again"), for: "draft.rename")
-    saving.keep(Note(text: "Alice's, late"), for: "draft.rename")
-    #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Bob's, pending again"))
-    drafts.flush()
-    #expect(
-      store.value(Note.self, forKey: "draft.rename")?.value == Note(text: "Bob's, pending again"))
+    try withAlicesDrafts { root, store, drafts in
+      let saving = drafts.pinned()  // Alice's save begins
+      store.setUser(2)  // Bob signs in before it ends
+      drafts.keep(Note(text: "Bob's, written"), for: "draft.compose")
+      drafts.flush()
+      drafts.keep(Note(text: "Bob's, pending"), for: "draft.rename")
+      saving.discard("draft.compose")
+      saving.discard("draft.rename")
+      #expect(drafts.draft(Note.self, for: "draft.compose") == Note(text: "Bob's, written"))
+      #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Bob's, pending"))
+      drafts.flush()
+      #expect(store.value(Note.self, forKey: "draft.rename")?.value == Note(text: "Bob's, pending"))
+      // Nor does a keep through it replace his pending draft of the same key.
+      drafts.keep(Note(text: "Bob's, pending again"), for: "draft.rename")
+      saving.keep(Note(text: "Alice's, late"), for: "draft.rename")
+      #expect(drafts.draft(Note.self, for: "draft.rename") == Note(text: "Bob's, pending again"))
+      drafts.flush()
+      #expect(
+        store.value(Note.self, forKey: "draft.rename")?.value == Note(text: "Bob's, pending again"))
+    }
   }
 }

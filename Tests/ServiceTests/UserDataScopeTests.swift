@@ -125,46 +125,51 @@ struct UserDataScopeTests {
     #expect(folders(draftsRoot).isEmpty)
   }
 
-  /// What else the device keeps of a session (the app's log) is erased when its user leaves: a
-  /// sign-out (after a session the server ended too), or another user's sign-in (after a
-  /// session the server ended too); not when the same user comes back in the run.
-  @Test func theUserLeftHookRunsWhenTheUserLeavesOnly() {
+  /// A scope with no stores over a session that starts signed out, counting its `onUserLeft`
+  /// calls; `body` gets the session and the count so far.
+  private func withCountedUserLeft(
+    _ body: (_ session: Relay<SessionState>, _ count: () -> Int) -> Void
+  ) {
     let session = Relay(SessionState.signedOut)
     let left = Mutex(0)
     let scope = UserDataScope(
       caches: [], sessionState: session, onUserLeft: { left.withLock { $0 += 1 } })
-    defer { withExtendedLifetime(scope) {} }
-    func count() -> Int { left.withLock { $0 } }
-    session.send(.signedIn(.alice))  // a restored session: hers
-    #expect(count() == 0)
-    session.send(.signedOut)
-    #expect(count() == 1)
-    session.send(.signedIn(.alice))  // after a sign-out in this run: nothing of anyone's left
-    session.send(.expired(reason: "revoked"))
-    session.send(.signedIn(.alice))  // she comes back: not a leaving
-    #expect(count() == 1)
-    session.send(.expired(reason: "revoked"))
-    session.send(.signedOut)
-    #expect(count() == 2)
-    session.send(.signedIn(.alice))
-    session.send(.expired(reason: "revoked"))
-    session.send(.signedIn(Self.bob))  // another user after hers ended
-    #expect(count() == 3)
-    session.send(.signedIn(.alice))  // and another, with no sign-out between
-    #expect(count() == 4)
+    withExtendedLifetime(scope) { body(session, { left.withLock { $0 } }) }
+  }
+
+  /// What else the device keeps of a session (the app's log) is erased when its user leaves: a
+  /// sign-out (after a session the server ended too), or another user's sign-in (after a
+  /// session the server ended too); not when the same user comes back in the run.
+  @Test func theUserLeftHookRunsWhenTheUserLeavesOnly() {
+    withCountedUserLeft { session, count in
+      session.send(.signedIn(.alice))  // a restored session: hers
+      #expect(count() == 0)
+      session.send(.signedOut)
+      #expect(count() == 1)
+      session.send(.signedIn(.alice))  // after a sign-out in this run: nothing of anyone's left
+      session.send(.expired(reason: "revoked"))
+      session.send(.signedIn(.alice))  // she comes back: not a leaving
+      #expect(count() == 1)
+      session.send(.expired(reason: "revoked"))
+      session.send(.signedOut)
+      #expect(count() == 2)
+      session.send(.signedIn(.alice))
+      session.send(.expired(reason: "revoked"))
+      session.send(.signedIn(Self.bob))  // another user after hers ended
+      #expect(count() == 3)
+      session.send(.signedIn(.alice))  // and another, with no sign-out between
+      #expect(count() == 4)
+    }
   }
 
   /// After a launch that started signed out, whose the log is is not known (the last user's
   /// session may have ended in a run before): the first sign-in empties it.
   @Test func theFirstSignInAfterALaunchSignedOutRunsTheHook() {
-    let session = Relay(SessionState.signedOut)
-    let left = Mutex(0)
-    let scope = UserDataScope(
-      caches: [], sessionState: session, onUserLeft: { left.withLock { $0 += 1 } })
-    defer { withExtendedLifetime(scope) {} }
-    session.send(.signedOut)  // the launch found no session
-    #expect(left.withLock { $0 } == 0)
-    session.send(.signedIn(Self.bob))
-    #expect(left.withLock { $0 } == 1)
+    withCountedUserLeft { session, count in
+      session.send(.signedOut)  // the launch found no session
+      #expect(count() == 0)
+      session.send(.signedIn(Self.bob))
+      #expect(count() == 1)
+    }
   }
 }

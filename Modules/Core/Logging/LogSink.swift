@@ -100,13 +100,12 @@ public final class FileLogSink: LogSink {
     state.withLock { state in
       if state.isRegular {
         // Another instance may have moved the file or erased the log since the last line.
-        if !isOpen(state.descriptor), let reopened = try? Self.openFile(url) {
-          _ = close(state.descriptor)
-          state.descriptor = reopened
+        var size = sizeIfAtPath(state.descriptor)
+        if size == nil {
+          reopen(&state)
+          size = Self.size(of: state.descriptor)
         }
-        if let size = Self.size(of: state.descriptor), size > 0, size + line.count > maximumSize {
-          rotate(&state)
-        }
+        if let size, size > 0, size + line.count > maximumSize { rotate(&state) }
       }
       _ = writeFully(to: state.descriptor, line)
     }
@@ -120,10 +119,7 @@ public final class FileLogSink: LogSink {
       guard state.isRegular else { return }
       // The file at the path first (another instance may have begun it since this one opened
       // its own), then its lock, which an instance moving it to `.1` takes too.
-      if !isOpen(state.descriptor), let reopened = try? Self.openFile(url) {
-        _ = close(state.descriptor)
-        state.descriptor = reopened
-      }
+      if sizeIfAtPath(state.descriptor) == nil { reopen(&state) }
       Self.withFileLock(state.descriptor) {
         _ = unlink(url.path + ".1")
         _ = truncate(url.path, 0)
@@ -137,20 +133,28 @@ public final class FileLogSink: LogSink {
   private func rotate(_ state: inout (descriptor: Int32, isRegular: Bool)) {
     let descriptor = state.descriptor
     Self.withFileLock(descriptor) {
-      if isOpen(descriptor) { _ = rename(url.path, url.path + ".1") }
+      if sizeIfAtPath(descriptor) != nil { _ = rename(url.path, url.path + ".1") }
     }
-    // If no new file can be opened, this one goes on (past the bound) rather than losing lines.
+    reopen(&state)
+  }
+
+  /// Opens the file at the path in place of the one held; if it cannot be opened, the one held
+  /// goes on (past the bound) rather than losing lines.
+  private func reopen(_ state: inout (descriptor: Int32, isRegular: Bool)) {
     guard let reopened = try? Self.openFile(url) else { return }
-    _ = close(descriptor)
+    _ = close(state.descriptor)
     state.descriptor = reopened
   }
 
-  /// Whether `descriptor` is the file at the path (not one moved to `.1` or removed since).
-  private func isOpen(_ descriptor: Int32) -> Bool {
+  /// The size of the file open as `descriptor` if it is still the file at the path; `nil` if it
+  /// was moved to `.1` or removed since.
+  private func sizeIfAtPath(_ descriptor: Int32) -> Int? {
     var onDisk = stat()
     var held = stat()
-    return stat(url.path, &onDisk) == 0 && fstat(descriptor, &held) == 0
-      && onDisk.st_ino == held.st_ino && onDisk.st_dev == held.st_dev
+    guard stat(url.path, &onDisk) == 0, fstat(descriptor, &held) == 0,
+      onDisk.st_ino == held.st_ino, onDisk.st_dev == held.st_dev
+    else { return nil }
+    return Int(held.st_size)
   }
 
   /// Runs `body` holding an exclusive `flock` on the open file (instances of the app sharing it
