@@ -18,7 +18,8 @@ extension AppConfiguration {
       --script FILE        Run the script commands in FILE, then exit (status 1 on failure).
       --log-level LEVEL    trace, debug, info, notice, warning or error (default: info;
                            warning in script mode).
-      --log-file PATH      Write logs to PATH.
+      --log-file PATH      Write logs to PATH (a file: made private, moved to PATH.1
+                           at 4 MiB, emptied when its user leaves).
       --data-dir PATH      Keep the session, what the screens showed and drafts in
                            PATH (default: $XDG_DATA_HOME/trellis).
       --no-cache           Keep no server answers between launches (and erase the ones

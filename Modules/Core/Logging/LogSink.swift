@@ -66,10 +66,11 @@ public final class FileLogSink: LogSink {
   /// writes).
   public let maximumSize: Int
   private let url: URL
-  /// The open file, and whether it is a regular file (a device given as `--log-file`, such as a
-  /// terminal or `/dev/null`, is never narrowed, moved or emptied). The lock keeps each line's
-  /// bytes together within this process.
-  private let state: Lock<(descriptor: Int32, isRegular: Bool)>
+  /// Whether the file is a regular one: a device given as `--log-file`, such as a terminal or
+  /// `/dev/null`, is never narrowed, moved or emptied.
+  private let isRegular: Bool
+  /// The open file. The lock keeps each line's bytes together within this process.
+  private let descriptor: Lock<Int32>
 
   /// The default ``maximumSize``: 4 MiB.
   public static let defaultMaximumSize = 4 << 20
@@ -86,28 +87,29 @@ public final class FileLogSink: LogSink {
     self.url = url
     self.maximumSize = max(1, maximumSize)
     let opened = try Self.openFile(url)
-    state = Lock((opened, Self.size(of: opened) != nil))
+    isRegular = Self.size(of: opened) != nil
+    descriptor = Lock(opened)
   }
 
   deinit {
-    state.withLock { _ = close($0.descriptor) }
+    descriptor.withLock { _ = close($0) }
   }
 
   /// Appends `record` followed by a newline to the file at the path (opened again if another
   /// instance has moved it or erased the log); first moves a full file to `<name>.1`.
   public func write(_ record: LogRecord) {
     let line = Array((record.description + "\n").utf8)
-    state.withLock { state in
-      if state.isRegular {
+    descriptor.withLock { descriptor in
+      if isRegular {
         // Another instance may have moved the file or erased the log since the last line.
-        var size = sizeIfAtPath(state.descriptor)
+        var size = sizeIfAtPath(descriptor)
         if size == nil {
-          reopen(&state)
-          size = Self.size(of: state.descriptor)
+          reopen(&descriptor)
+          size = Self.size(of: descriptor)
         }
-        if let size, size > 0, size + line.count > maximumSize { rotate(&state) }
+        if let size, size > 0, size + line.count > maximumSize { rotate(&descriptor) }
       }
-      _ = writeFully(to: state.descriptor, line)
+      _ = writeFully(to: descriptor, line)
     }
   }
 
@@ -115,12 +117,12 @@ public final class FileLogSink: LogSink {
   /// and the record of what the app did in their session goes with their data. With
   /// `--log-file`, that is the file given.
   public func erase() {
-    state.withLock { state in
-      guard state.isRegular else { return }
+    guard isRegular else { return }
+    descriptor.withLock { descriptor in
       // The file at the path first (another instance may have begun it since this one opened
       // its own), then its lock, which an instance moving it to `.1` takes too.
-      if sizeIfAtPath(state.descriptor) == nil { reopen(&state) }
-      Self.withFileLock(state.descriptor) {
+      if sizeIfAtPath(descriptor) == nil { reopen(&descriptor) }
+      Self.withFileLock(descriptor) {
         _ = unlink(url.path + ".1")
         _ = truncate(url.path, 0)
       }
@@ -130,20 +132,20 @@ public final class FileLogSink: LogSink {
   /// Moves the full file to `<name>.1` and opens a new one; if another instance sharing the
   /// file has moved it already, only opens the new one. The check and the move are made under
   /// a lock on the file, which every instance takes, so two never move it twice.
-  private func rotate(_ state: inout (descriptor: Int32, isRegular: Bool)) {
-    let descriptor = state.descriptor
-    Self.withFileLock(descriptor) {
-      if sizeIfAtPath(descriptor) != nil { _ = rename(url.path, url.path + ".1") }
+  private func rotate(_ descriptor: inout Int32) {
+    let full = descriptor
+    Self.withFileLock(full) {
+      if sizeIfAtPath(full) != nil { _ = rename(url.path, url.path + ".1") }
     }
-    reopen(&state)
+    reopen(&descriptor)
   }
 
   /// Opens the file at the path in place of the one held; if it cannot be opened, the one held
   /// goes on (past the bound) rather than losing lines.
-  private func reopen(_ state: inout (descriptor: Int32, isRegular: Bool)) {
+  private func reopen(_ descriptor: inout Int32) {
     guard let reopened = try? Self.openFile(url) else { return }
-    _ = close(state.descriptor)
-    state.descriptor = reopened
+    _ = close(descriptor)
+    descriptor = reopened
   }
 
   /// The size of the file open as `descriptor` if it is still the file at the path; `nil` if it

@@ -23,7 +23,8 @@ import TrellisRepository
 ///   format, saved before it was recorded). A file of a later format, saved by a newer version
 ///   of the app, is never read, replaced or removed: ``load()`` and ``update(_:)`` report it as
 ///   ``SessionStoreError/io(_:)`` (the app starts signed out and says why in its log; a
-///   session begun here lasts until it quits).
+///   session begun here lasts until it quits). ``save(_:)`` and ``clear()`` do as they are
+///   told; the auth service writes through ``update(_:)`` only.
 /// - Careful with errors: only a file that does not decode as a session is reported
 ///   ``SessionStoreError/corrupt(_:)`` (and may be discarded); a file that cannot be read (no
 ///   permission, an I/O error, too many open files) is ``SessionStoreError/io(_:)`` and is

@@ -128,7 +128,7 @@ final class TokenRefresher: Sendable {
       if let staleToken, current.value != staleToken {
         // Refreshed meanwhile: replay with the newer token. Any other token belongs to a
         // session begun since (a sign-in), which this request was not made for.
-        return state.lineage.isDescendant(current.value, of: staleToken)
+        return state.lineage.continues(current.value, from: staleToken)
           ? .current(current) : .fail(.authentication(.sessionChanged))
       }
       if let inFlight = state.inFlight { return .wait(inFlight.task, id: inFlight.id) }
@@ -187,7 +187,7 @@ final class TokenRefresher: Sendable {
   /// belongs to a session begun since (a sign-out and a sign-in), or one this plugin did not
   /// refresh.
   func continuesSession(_ token: String, from earlier: String) -> Bool {
-    token == earlier || state.withLock { $0.lineage.isDescendant(token, of: earlier) }
+    state.withLock { $0.lineage.continues(token, from: earlier) }
   }
 
   private enum Outcome {
@@ -246,6 +246,11 @@ struct TokenLineage {
     successors[old] = new
     order.append(old)
     if order.count > Self.capacity { successors[order.removeFirst()] = nil }
+  }
+
+  /// Whether `token` is `earlier` or was reached from it by refreshes: the same session.
+  func continues(_ token: String, from earlier: String) -> Bool {
+    token == earlier || isDescendant(token, of: earlier)
   }
 
   /// Whether `token` was reached from `ancestor` by refreshes.
